@@ -1,0 +1,345 @@
+"""Run a compiled game: `pending(state)` says who must decide, `apply` answers and advances.
+
+The state is plain data (see `state.py`). `apply` never touches its input; `apply_inplace` is the
+same rules without the copy, for simulations.
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Any
+
+from ruledsl.compiler import MODULE_NAME, ChooseSpec
+from ruledsl.diagnostics import Span
+from ruledsl.runtime_support import RuleRuntimeError, fmt_value, id_text
+
+from . import rng
+from .decision import Decision, GameOver, NotYourTurn, Option, Result, UnknownOption
+from .errors import RuleError
+from .game import Game
+from .state import copy_state, initial_state
+
+STEP_BUDGET = 2_000_000
+_CALL = 1
+_SUSPEND = 2
+
+
+class _Ended(Exception):
+    """Raised by `end winners` to unwind every running phase."""
+
+
+class _Located(Exception):
+    """A runtime rule error that already knows its place in the rules."""
+
+    def __init__(self, message: str, span: Span):
+        super().__init__(message)
+        self.span = span
+
+
+class Runtime:
+    """The object generated rule code calls (`c` in the generated source)."""
+
+    def __init__(self, engine: "Engine"):
+        self.engine = engine
+        self.specs = engine.game.program.chooses
+        self.loop_spans = engine.game.program.loop_spans
+        self.node_ids = engine.game.node_ids
+        self.action = 0
+        self.steps = STEP_BUDGET
+        self.new_frame: list[Any] = []
+
+    def bind(self, state: dict[str, Any]) -> None:
+        """Point the runtime at the state to run."""
+        self.state = state
+        self.S = state["seat"]
+        self.N = state["node"]
+        self.V = state["global"]
+        self.names = state["names"]
+        self.nseats = state["seats"]
+        self.seats = list(range(self.nseats))
+        self.action = 0
+        self.steps = STEP_BUDGET
+
+    # -- called from generated code
+    def seats_from(self, first: int) -> list[int]:
+        """Every seat in turn order, starting with `first`."""
+        return list(range(first, self.nseats)) + list(range(0, first))
+
+    def choose(self, spec_id: int, L: dict[str, Any], by: int, options: list[Any], prompt: str) -> None:
+        """Ask one seat; a single legal option is taken without asking."""
+        spec = self.specs[spec_id]
+        if not options:
+            raise _Located(f"no legal option for '{spec.var}' ({self.names[by]} has nothing to choose)", spec.span)
+        if len(options) == 1:
+            L[spec.var] = options[0]
+            return
+        self.state["pending"] = {"spec": spec_id, "seats": [by], "options": [options], "prompts": [prompt],
+                                 "answers": [None], "done": [False]}
+        self.action = _SUSPEND
+
+    def choose_each(self, spec_id: int, L: dict[str, Any], seats: list[int], options_of: Any,
+                    prompt_of: Any) -> None:
+        """Ask several seats at once; their answers stay hidden until every one is in."""
+        spec = self.specs[spec_id]
+        seats = list(seats)
+        options = [options_of(s) for s in seats]
+        answers: list[Any] = [None] * len(seats)
+        done = [False] * len(seats)
+        for i, opts in enumerate(options):
+            if not opts:
+                raise _Located(f"no legal option for '{spec.var}' ({self.names[seats[i]]} has nothing to choose)",
+                               spec.span)
+            if len(opts) == 1:
+                answers[i] = opts[0]
+                done[i] = True
+        if all(done):
+            self.engine._bind_answers(self.state, spec, L, seats, answers)
+            return
+        prompts = [prompt_of(s) if not d else "" for s, d in zip(seats, done)]
+        self.state["pending"] = {"spec": spec_id, "seats": seats, "options": options, "prompts": prompts,
+                                 "answers": answers, "done": done}
+        self.action = _SUSPEND
+
+    def call(self, phase: str, L: dict[str, Any]) -> None:
+        """Enter a phase that may wait for decisions."""
+        self.new_frame = [phase, 0, L]
+        self.action = _CALL
+
+    def end(self, winners: list[int]) -> None:
+        """Finish the game."""
+        self.state["result"] = {"winners": sorted(set(winners))}
+        raise _Ended()
+
+    def log(self, kind: str, data: dict[str, Any], seats: list[int], text: str, to: list[int] | None) -> None:
+        """Append an event to the game's log."""
+        self.state["log"].append({"kind": kind, "text": text, "seats": seats, "data": data, "to": to})
+
+    def transfer(self, seat: int, field: str, amount: int, is_payment: bool) -> None:
+        """pay/gain: move an amount between a seat and the bank, recorded in the ledger."""
+        if amount < 0:
+            raise RuleRuntimeError(f"cannot {'pay' if is_payment else 'gain'} a negative amount ({amount})")
+        column = self.S[field]
+        ledger = self.state["ledger"].setdefault(field, [[0] * self.nseats, [0] * self.nseats])
+        if is_payment:
+            if amount > column[seat]:
+                raise RuleRuntimeError(f"{self.names[seat]} cannot pay {amount} {field}: has {column[seat]}")
+            column[seat] -= amount
+            ledger[0][seat] += amount
+        else:
+            column[seat] += amount
+            ledger[1][seat] += amount
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle a list with the game's seeded generator."""
+        self.state["rng"] = rng.shuffle(self.state["rng"], items)
+
+    def runaway(self, loop: int) -> None:
+        """A loop used up the step budget."""
+        raise _Located(f"this loop ran more than {STEP_BUDGET:,} steps without a decision: "
+                       "does it ever end?", self.loop_spans[loop])
+
+
+class Engine:
+    """Plays one compiled game."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.program = game.program
+        self.blocks = {name: p.blocks for name, p in game.program.phases.items() if p.resumable}
+        self.runtime = Runtime(self)
+
+    # ------------------------------------------------------------ public API
+    def new_game(self, seats: int, seed: int = 0, names: list[str] | None = None) -> dict[str, Any]:
+        """A fresh game, advanced to its first decision."""
+        g = self.game
+        if not g.min_seats <= seats <= g.max_seats:
+            raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, not {seats}")
+        state = initial_state(g, seats, seed, names)
+        start = self.program.phases[g.start]
+        if start.resumable:
+            state["stack"] = [[g.start, 0, {}]]
+            self._run(state)
+        else:
+            self._run_direct(state, start.function)
+        return state
+
+    def pending(self, state: dict[str, Any]) -> Decision | Result:
+        """Who must decide now and their options, or the result of a finished game."""
+        if state["result"] is not None:
+            return self.result(state)
+        p = state["pending"]
+        spec = self.program.chooses[p["spec"]]
+        open_seats = tuple(s for s, d in zip(p["seats"], p["done"]) if not d)
+        choices = {}
+        prompts = {}
+        for i, s in enumerate(p["seats"]):
+            if not p["done"][i]:
+                choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
+                prompts[s] = p["prompts"][i]
+        return Decision(spec.var, open_seats, spec.secret, spec.each, prompts, choices)
+
+    def result(self, state: dict[str, Any]) -> Result:
+        """The result of a finished game."""
+        r = state["result"]
+        scores = {f.name: list(state["seat"][f.name]) for f in self.game.seat_fields
+                  if f.visible == "all" and f.type_text == "int"}
+        return Result(tuple(r["winners"]), scores, state["decisions"])
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        """True once the game has a result."""
+        return state["result"] is not None
+
+    def apply(self, state: dict[str, Any], option_id: str, seat: int | None = None) -> dict[str, Any]:
+        """A new state with the choice made; the given state is left as it was."""
+        self._validate(state, option_id, seat)
+        new = copy_state(state)
+        self.apply_inplace(new, option_id, seat)
+        return new
+
+    def apply_inplace(self, state: dict[str, Any], option_id: str, seat: int | None = None) -> None:
+        """Make the choice in place (simulations); raises IllegalChoice without changing anything."""
+        i, k = self._validate(state, option_id, seat)
+        self._answer(state, i, k)
+
+    def apply_index(self, state: dict[str, Any], seat: int, k: int) -> None:
+        """Fast path for bots: answer with the k-th legal option of `seat`, in place."""
+        p = state["pending"]
+        i = p["seats"].index(seat)
+        self._answer(state, i, k)
+
+    def option_count(self, state: dict[str, Any], seat: int) -> int:
+        """How many legal options `seat` has now (bots use it with apply_index)."""
+        p = state["pending"]
+        return len(p["options"][p["seats"].index(seat)])
+
+    def open_seats(self, state: dict[str, Any]) -> list[int]:
+        """Seats that still have to answer the pending decision."""
+        p = state["pending"]
+        return [s for s, d in zip(p["seats"], p["done"]) if not d]
+
+    def option_id(self, state: dict[str, Any], seat: int, k: int) -> str:
+        """The id of the k-th option of `seat`."""
+        p = state["pending"]
+        spec = self.program.chooses[p["spec"]]
+        value = p["options"][p["seats"].index(seat)][k]
+        return f"{spec.var}:{id_text(value, self.game.node_ids, spec.elem_kind)}"
+
+    # ------------------------------------------------------------ internals
+    def _option(self, spec: ChooseSpec, value: Any, names: list[str]) -> Option:
+        nids = self.game.node_ids
+        return Option(f"{spec.var}:{id_text(value, nids, spec.elem_kind)}",
+                      fmt_value(value, names, nids, spec.elem_kind), value)
+
+    def _validate(self, state: dict[str, Any], option_id: str, seat: int | None) -> tuple[int, int]:
+        if state["result"] is not None:
+            raise GameOver("the game is over; no more choices can be made")
+        p = state["pending"]
+        open_seats = [s for s, d in zip(p["seats"], p["done"]) if not d]
+        if seat is None:
+            if len(open_seats) != 1:
+                raise NotYourTurn(f"several seats are choosing ({', '.join(state['names'][s] for s in open_seats)}): "
+                                  "say which seat answers")
+            seat = open_seats[0]
+        if seat not in open_seats:
+            who = ", ".join(state["names"][s] for s in open_seats)
+            name = state["names"][seat] if 0 <= seat < len(state["names"]) else f"seat {seat}"
+            raise NotYourTurn(f"it is not {name}'s choice now (waiting for {who})")
+        i = p["seats"].index(seat)
+        spec = self.program.chooses[p["spec"]]
+        nids = self.game.node_ids
+        for k, value in enumerate(p["options"][i]):
+            if f"{spec.var}:{id_text(value, nids, spec.elem_kind)}" == option_id:
+                return i, k
+        ids = [f"{spec.var}:{id_text(v, nids, spec.elem_kind)}" for v in p["options"][i]]
+        raise UnknownOption(f"'{option_id}' is not a legal choice here; legal: {', '.join(ids[:12])}"
+                            + (" ..." if len(ids) > 12 else ""))
+
+    def _answer(self, state: dict[str, Any], i: int, k: int) -> None:
+        p = state["pending"]
+        p["answers"][i] = p["options"][i][k]
+        p["done"][i] = True
+        state["decisions"] += 1
+        if not all(p["done"]):
+            return
+        spec = self.program.chooses[p["spec"]]
+        state["pending"] = None
+        L = state["stack"][-1][2]
+        if spec.each:
+            self._bind_answers(state, spec, L, p["seats"], p["answers"])
+        else:
+            L[spec.var] = p["answers"][0]
+        self._run(state)
+
+    def _bind_answers(self, state: dict[str, Any], spec: ChooseSpec, L: dict[str, Any], seats: list[int],
+                      answers: list[Any]) -> None:
+        values: list[Any] = [None] * state["seats"]
+        for s, a in zip(seats, answers):
+            values[s] = a
+        L[spec.var] = values
+
+    def _run(self, state: dict[str, Any]) -> None:
+        c = self.runtime
+        c.bind(state)
+        stack = state["stack"]
+        blocks = self.blocks
+        try:
+            while stack:
+                frame = stack[-1]
+                nxt = blocks[frame[0]][frame[1]](c, frame[2])
+                if nxt < 0:
+                    stack.pop()
+                    continue
+                frame[1] = nxt
+                if c.action:
+                    action, c.action = c.action, 0
+                    if action == _CALL:
+                        stack.append(c.new_frame)
+                    else:
+                        return
+            raise RuleError(f"the phase '{self.game.start}' finished without 'end winners'", None)
+        except _Ended:
+            state["stack"] = []
+            state["pending"] = None
+        except (RuleError, KeyboardInterrupt):
+            raise
+        except Exception as err:
+            raise self._locate(err) from err
+
+    def _run_direct(self, state: dict[str, Any], function: Any) -> None:
+        c = self.runtime
+        c.bind(state)
+        try:
+            function(c)
+            raise RuleError(f"the phase '{self.game.start}' finished without 'end winners'", None)
+        except _Ended:
+            state["stack"] = []
+        except (RuleError, KeyboardInterrupt):
+            raise
+        except Exception as err:
+            raise self._locate(err) from err
+
+    def _locate(self, err: Exception) -> RuleError:
+        if isinstance(err, _Located):
+            span: Span | None = err.span
+        else:
+            span = None
+            for frame, lineno in traceback.walk_tb(err.__traceback__):
+                if frame.f_code.co_filename == MODULE_NAME:
+                    span = self.program.span_of_line(lineno) or span
+        message = _explain(err)
+        source = self.game.sources.get(span.file) if span else None
+        return RuleError(message, span, source)
+
+
+def _explain(err: Exception) -> str:
+    if isinstance(err, (RuleRuntimeError, _Located)):
+        return str(err)
+    if isinstance(err, IndexError):
+        return "a list index is out of range"
+    if isinstance(err, KeyError):
+        return f"no entry {err.args[0]!r} in this map or table"
+    if isinstance(err, TypeError) and "NoneType" in str(err):
+        return "a value is none here (nothing was set, or the list had no such element)"
+    if isinstance(err, RecursionError):
+        return "phases call each other too deeply"
+    return f"{type(err).__name__}: {err}"

@@ -1,0 +1,58 @@
+"""A loaded game: fixed rules, tables and board. Never changes while games are played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from ruledsl.compiler import Program
+from ruledsl.world import World
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A state field with the initial value the game starts from."""
+
+    name: str
+    type_text: str
+    initial: Any
+    visible: str
+    ledger: bool
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything fixed about a game, compiled once at load."""
+
+    name: str
+    title: str
+    folder: Path
+    min_seats: int
+    max_seats: int
+    currency: str | None
+    start: str
+    world: World
+    program: Program
+    graph: nx.Graph
+    seat_fields: tuple[FieldSpec, ...]
+    global_fields: tuple[FieldSpec, ...]
+    node_fields: tuple[FieldSpec, ...]
+    node_cells: tuple[tuple[tuple[int, int], ...], ...]
+    reconstructed_board: bool = False
+    credits: str = ""
+    sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def node_ids(self) -> tuple[Any, ...]:
+        """Node ids as written in the board file, by node index."""
+        return self.world.node_ids
+
+    def node_index(self, node_id: Any) -> int:
+        """The index of a node from its id (as written in the board file, or its text)."""
+        for i, nid in enumerate(self.world.node_ids):
+            if nid == node_id or str(nid) == str(node_id):
+                return i
+        raise KeyError(node_id)

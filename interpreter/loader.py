@@ -1,0 +1,278 @@
+"""Load a game folder: YAML (safe) → schema → board graph → rules parse → check → compile."""
+
+from __future__ import annotations
+
+import marshal
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from ruledsl import ast as A
+from ruledsl.compiler import compile_rules
+from ruledsl.diagnostics import Diagnostic, DiagnosticBag, RuleFileError, Span, did_you_mean
+from ruledsl.parser import parse_rules
+from ruledsl.types import Type, TypeSyntaxError, parse_type, type_of_data, unify
+from ruledsl.world import Field, World
+
+from .game import FieldSpec, Game
+from .schema_check import check_schema
+from .yamlsource import PositionMap, load_yaml
+
+MAX_RULES_BYTES = 1024 * 1024
+
+
+def games_root() -> Path:
+    """The folder of the games shipped with cityrules."""
+    return Path(str(resources.files("cityrules_games")))
+
+
+def shipped_games() -> list[str]:
+    """Names of the shipped games."""
+    root = games_root()
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+
+
+def resolve_game(name_or_path: str) -> Path:
+    """A game folder from a shipped game's name or a path."""
+    path = Path(name_or_path)
+    if (path / "game.yaml").is_file():
+        return path
+    if path.name == "game.yaml" and path.is_file():
+        return path.parent
+    shipped = games_root() / name_or_path
+    if (shipped / "game.yaml").is_file():
+        return shipped
+    hint = did_you_mean(name_or_path, shipped_games())
+    raise FileNotFoundError(f"no game '{name_or_path}': not a folder with a game.yaml, nor a shipped game "
+                            f"({', '.join(shipped_games())})" + (f"; {hint}" if hint else ""))
+
+
+def _display(folder: Path, name: str) -> str:
+    """The file name shown in diagnostics: relative to the working folder when possible."""
+    full = (folder / name).resolve()
+    try:
+        return str(full.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(full)
+
+
+class _Loader:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.diags = DiagnosticBag()
+        self.sources: dict[str, str] = {}
+
+    def yaml(self, name: str, schema: str) -> tuple[Any, PositionMap | None, str]:
+        shown = _display(self.folder, name)
+        path = self.folder / name
+        if not path.is_file():
+            return None, None, shown
+        try:
+            self.sources[shown] = path.read_text(encoding="utf-8", errors="replace")[:MAX_RULES_BYTES]
+        except OSError:
+            pass
+        data, positions, diags = load_yaml(path, shown)
+        self.diags.extend(diags)
+        if data is not None and not diags:
+            self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
+        return data, positions, shown
+
+    def load(self) -> Game | None:
+        data, pos, game_file = self.yaml("game.yaml", "game")
+        if pos is None:
+            self.diags.error(Span(game_file, 1, 1), "missing-file", "the game folder has no game.yaml")
+            return None
+        if self.diags.has_errors or not isinstance(data, dict):
+            return None
+        seats = data["seats"]
+        if seats["min"] > seats["max"]:
+            self.diags.error(pos.nearest(("seats",)), "schema", "seats.min is larger than seats.max")
+        board = self.board(data, pos)
+        if board is None:
+            return None
+        graph, node_ids, attrs, attr_values, cells, reconstructed = board
+        index = {nid: i for i, nid in enumerate(node_ids)}
+        state = data.get("state", {})
+        seat_fields = self.fields(state.get("seat", {}), ("state", "seat"), pos, index, "seat")
+        global_fields = self.fields(state.get("global", {}), ("state", "global"), pos, index, "global")
+        node_fields = self.fields(state.get("node", {}), ("state", "node"), pos, index, "node")
+        for name in node_fields:
+            if name in attrs:
+                self.diags.error(pos.nearest(("state", "node", name)), "duplicate",
+                                 f"'{name}' is both a node field and a board attribute")
+        tables = {}
+        table_spans = {}
+        for name, value in (data.get("tables") or {}).items():
+            tables[name] = (type_of_data(value), _freeze(value))
+            table_spans[name] = pos.nearest(("tables", name))
+        currency = data.get("currency")
+        if currency is not None and currency not in seat_fields:
+            self.diags.error(pos.nearest(("currency",)), "unknown-field",
+                             f"currency '{currency}' is not a seat field",
+                             did_you_mean(currency, list(seat_fields)))
+        adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
+        world = World(
+            seat_fields={k: v[0] for k, v in seat_fields.items()},
+            global_fields={k: v[0] for k, v in global_fields.items()},
+            node_fields={k: v[0] for k, v in node_fields.items()},
+            node_attrs=attrs, node_attr_values=attr_values, node_ids=tuple(node_ids),
+            adjacency=adjacency, tables=tables, table_spans=table_spans)
+        files = self.rules(data["rules"], pos)
+        if self.diags.has_errors:
+            return None
+        program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)))
+        self.diags.extend(diags)
+        if program is None:
+            return None
+        return Game(
+            name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
+            max_seats=seats["max"], currency=currency, start=data["start"], world=world, program=program,
+            graph=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
+            global_fields=tuple(v[1] for v in global_fields.values()),
+            node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
+            reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
+
+    def board(self, data: dict[str, Any], pos: PositionMap) -> tuple[Any, ...] | None:
+        graph: nx.Graph = nx.Graph()
+        if "board" not in data:
+            return graph, [], {"id": Type("none", (), True)}, {"id": ()}, (), False
+        board, bpos, shown = self.yaml(data["board"], "board")
+        if bpos is None:
+            self.diags.error(pos.nearest(("board",)), "missing-file", f"board file '{data['board']}' not found")
+            return None
+        if self.diags.has_errors or not isinstance(board, dict):
+            return None
+        graph = nx.DiGraph() if board.get("directed") else nx.Graph()
+        node_ids: list[Any] = []
+        for i, node in enumerate(board["nodes"]):
+            nid = node["id"]
+            if nid in graph:
+                self.diags.error(bpos.nearest(("nodes", i, "id")), "duplicate", f"node id {nid!r} is used twice")
+                continue
+            graph.add_node(nid, **{k: v for k, v in node.items() if k != "id"})
+            node_ids.append(nid)
+        for i, edge in enumerate(board.get("edges") or []):
+            a, b, extra = (edge[0], edge[1], {}) if isinstance(edge, list) else (
+                edge["from"], edge["to"], {k: v for k, v in edge.items() if k not in ("from", "to")})
+            for end, key in ((a, 0 if isinstance(edge, list) else "from"), (b, 1 if isinstance(edge, list) else "to")):
+                if end not in graph:
+                    self.diags.error(bpos.nearest(("edges", i, key)), "unknown-node",
+                                     f"edge {i + 1} names node {end!r}, which the board does not have",
+                                     did_you_mean(str(end), [str(n) for n in node_ids]))
+            if a in graph and b in graph:
+                graph.add_edge(a, b, **extra)
+        if self.diags.has_errors:
+            return None
+        attrs: dict[str, Type] = {"id": type_of_data(node_ids[0]) if node_ids else Type("any", (), True)}
+        for nid in node_ids:
+            attrs["id"] = unify(attrs["id"], type_of_data(nid))
+        names = sorted({k for n in node_ids for k in graph.nodes[n]})
+        values: dict[str, tuple[Any, ...]] = {"id": tuple(node_ids)}
+        for name in names:
+            column = tuple(_freeze(graph.nodes[n].get(name)) for n in node_ids)
+            t: Type = Type("none", (), True)
+            for v in column:
+                t = unify(t, type_of_data(v))
+            attrs[name] = t
+            values[name] = column
+        cells = tuple(tuple((int(c[0]), int(c[1])) for c in (graph.nodes[n].get("cells") or ())) for n in node_ids)
+        return graph, node_ids, attrs, values, cells, bool(board.get("reconstructed"))
+
+    def fields(self, specs: dict[str, Any], where: tuple[str, ...], pos: PositionMap, index: dict[Any, int],
+               owner: str) -> dict[str, tuple[Field, FieldSpec]]:
+        result = {}
+        for name, spec in specs.items():
+            path = where + (name,)
+            try:
+                t = parse_type(spec["type"])
+            except TypeSyntaxError as err:
+                self.diags.error(pos.nearest(path + ("type",)), "type", str(err))
+                continue
+            initial = self.convert(spec["initial"], t, path + ("initial",), pos, index)
+            if t.kind == "map" and _has_int_keys(t):
+                self.diags.error(pos.nearest(path + ("type",)), "type",
+                                 "state maps need text keys (they are saved as JSON)")
+            visible = spec.get("visible", "all")
+            if visible == "owner" and owner != "seat":
+                self.diags.error(pos.nearest(path + ("visible",)), "schema",
+                                 "'owner' visibility only applies to seat fields")
+            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible)
+            result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger"))))
+        return result
+
+    def convert(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap, index: dict[Any, int]) -> Any:
+        """Check an initial value against its declared type; node ids become node indexes."""
+        span = pos.nearest(path)
+        if value is None:
+            if not t.nullable and t.kind != "any":
+                self.diags.error(span, "type", f"the initial value must be {t}, not none",
+                                 f"write the type as '{t}?' to allow none")
+            return None
+        kind = t.kind
+        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+              "bool": lambda v: isinstance(v, bool), "str": lambda v: isinstance(v, str),
+              "seat": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+              "list": lambda v: isinstance(v, list), "map": lambda v: isinstance(v, dict),
+              "node": lambda v: v in index, "any": lambda v: True}[kind]
+        if not ok(value):
+            extra = " (not a node of the board)" if kind == "node" else ""
+            self.diags.error(span, "type", f"the initial value {value!r} is not a {t}{extra}")
+            return None
+        if kind == "node":
+            return index[value]
+        if kind == "list":
+            return [self.convert(v, t.args[0], path + (i,), pos, index) for i, v in enumerate(value)]
+        if kind == "map":
+            return {str(k): self.convert(v, t.args[1], path + (k,), pos, index) for k, v in value.items()}
+        return value
+
+    def rules(self, names: list[str], pos: PositionMap) -> list[A.RulesFile]:
+        files = []
+        for i, name in enumerate(names):
+            shown = _display(self.folder, name)
+            path = self.folder / name
+            if not path.is_file():
+                self.diags.error(pos.nearest(("rules", i)), "missing-file", f"rules file '{name}' not found")
+                continue
+            if path.stat().st_size > MAX_RULES_BYTES:
+                self.diags.error(Span(shown, 1, 1), "file-too-large", f"'{name}' is over 1 MiB")
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            self.sources[shown] = text
+            tree, diags = parse_rules(text, shown)
+            self.diags.extend(diags)
+            if tree is not None:
+                files.append(tree)
+        return files
+
+
+def _has_int_keys(t: Type) -> bool:
+    if t.kind == "map":
+        return t.args[0].kind == "int" or _has_int_keys(t.args[1])
+    if t.kind == "list":
+        return _has_int_keys(t.args[0])
+    return False
+
+
+def _freeze(value: Any) -> Any:
+    """Tables and attributes are read-only data; a private copy keeps YAML objects unshared."""
+    return marshal.loads(marshal.dumps(value))
+
+
+def check_game(folder: Path) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
+    """Load a game folder and return it with every diagnostic (the game is None on errors)."""
+    loader = _Loader(folder)
+    game = loader.load()
+    items = sorted(loader.diags.items, key=lambda d: (d.span.file, d.span.line, d.span.column))
+    return game, items, loader.sources
+
+
+def load_game(name_or_path: str) -> Game:
+    """Load a shipped game by name or a game folder by path; raises RuleFileError on problems."""
+    folder = resolve_game(name_or_path)
+    game, diags, sources = check_game(folder)
+    if game is None:
+        raise RuleFileError([d for d in diags if d.severity == "error"] or diags, sources)
+    return game

@@ -1,0 +1,79 @@
+"""The game state: plain JSON-ready data, cheap to copy, including where the rules are paused.
+
+Layout:
+  game, seats, names, seed      who plays what
+  rng                           the seeded generator (one integer)
+  seat / node / global          the game's own data, by field (seat and node fields are lists)
+  stack                         running phases: [phase, block, locals] each
+  pending                       the decision being collected (answers stay here until complete)
+  ledger                        per field: amounts paid and gained by each seat
+  log                           events, oldest first; never changed once written
+  result, decisions             the end of the game, and how many answers were given
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+from typing import TYPE_CHECKING, Any
+
+from . import rng
+
+if TYPE_CHECKING:
+    from .game import Game
+
+_DEEP = ("seat", "node", "global", "stack", "pending", "ledger", "result")
+
+
+def default_names(seats: int) -> list[str]:
+    """Seat names used when none are given."""
+    pool = ["Ana", "Ben", "Chloé", "Dev", "Eli", "Farah", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea"]
+    return [pool[i] if i < len(pool) else f"Seat {i + 1}" for i in range(seats)]
+
+
+def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None = None) -> dict[str, Any]:
+    """The state before any rule has run."""
+    names = list(names) if names else default_names(seats)
+    if len(names) != seats:
+        raise ValueError(f"{seats} seats need {seats} names, got {len(names)}")
+    nodes = len(game.node_ids)
+
+    def fresh(value: Any) -> Any:
+        return marshal.loads(marshal.dumps(value))
+
+    return {
+        "game": game.name,
+        "seats": seats,
+        "names": names,
+        "seed": seed,
+        "rng": rng.seed_state(seed),
+        "seat": {f.name: [fresh(f.initial) for _ in range(seats)] for f in game.seat_fields},
+        "node": {f.name: [fresh(f.initial) for _ in range(nodes)] for f in game.node_fields},
+        "global": {f.name: fresh(f.initial) for f in game.global_fields},
+        "stack": [],
+        "pending": None,
+        "ledger": {},
+        "log": [],
+        "result": None,
+        "decisions": 0,
+    }
+
+
+def copy_state(state: dict[str, Any]) -> dict[str, Any]:
+    """An independent copy; log events are shared because they are never changed."""
+    new = dict(state)
+    for key in _DEEP:
+        new[key] = marshal.loads(marshal.dumps(state[key]))
+    new["log"] = list(state["log"])
+    return new
+
+
+def to_json(state: dict[str, Any]) -> str:
+    """The state as JSON text (stable key order)."""
+    return json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def from_json(text: str) -> dict[str, Any]:
+    """A state read back from `to_json`."""
+    state: dict[str, Any] = json.loads(text)
+    return state

@@ -1,0 +1,361 @@
+"""Type-check an expression and generate the Python expression that computes it."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from . import ast as A
+from .diagnostics import DiagnosticBag, Span, did_you_mean
+from .scope import Scope
+from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
+                    unify)
+from .world import World
+
+Code = tuple[str, Type]
+BAD: Code = ("None", ANY)
+
+# name -> (min args, max args); the typing and code are in Expressions._builtin.
+BUILTINS: dict[str, tuple[int, int]] = {
+    "len": (1, 1), "count": (1, 1), "sum": (1, 1), "max": (1, 2), "min": (1, 2), "any": (1, 1),
+    "all": (1, 1), "range": (1, 2), "neighbours": (1, 1), "unique": (1, 1), "sorted": (1, 1),
+    "reversed": (1, 1), "next_seat": (1, 2), "seats_from": (1, 1), "index": (2, 2), "abs": (1, 1),
+    "get": (3, 3), "keys": (1, 1), "str": (1, 1),
+}
+CONSTANTS = ("seats", "nodes")
+KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let", "phase",
+            "formula", "run", "return", "end", "winners", "log", "pay", "gain", "shuffle", "draw",
+            "add", "remove", "choose", "from", "by", "each", "secret", "pass", "break", "while",
+            "elif", "to"}
+
+
+class Expressions:
+    """Expression checking and code generation against one game's World."""
+
+    def __init__(self, world: World, diags: DiagnosticBag,
+                 formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
+                 formula_names: Callable[[], list[str]]):
+        self.world = world
+        self.diags = diags
+        self.formula_sig = formula_sig
+        self.formula_names = formula_names
+        self.consts: dict[str, object] = {}
+        self._const_names: dict[tuple[str, str], str] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def err(self, span: Span, code: str, message: str, hint: str | None = None) -> Code:
+        """Record an error and return a placeholder so checking can go on."""
+        self.diags.error(span, code, message, hint)
+        return BAD
+
+    def const(self, group: str, key: str, value: object) -> str:
+        """A module-level name holding a constant of the game (table, attribute column...)."""
+        ref = self._const_names.get((group, key))
+        if ref is None:
+            ref = f"_K{len(self._const_names)}"
+            self._const_names[(group, key)] = ref
+            self.consts[ref] = value
+        return ref
+
+    def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
+        """Is t one of the kinds? Reports a type mismatch otherwise."""
+        if t.kind in kinds or t.kind == "any":
+            return True
+        want = " or ".join(kinds)
+        self.err(span, "type", f"{what} must be {want}, not {t}")
+        return False
+
+    def fmt(self, code: str, t: Type) -> str:
+        """Python expression turning a value into display text."""
+        tag = t.kind if t.kind != "list" else f"list:{t.elem.kind}"
+        if tag in ("int", "str") and not t.nullable:
+            return f"str({code})"
+        return f"_fmt({code}, c.names, _nid, {tag!r})"
+
+    # ------------------------------------------------------------- expressions
+    def expr(self, e: A.Expr, scope: Scope) -> Code:
+        """Check e and return (python code, type)."""
+        method = getattr(self, "_" + type(e).__name__)
+        result: Code = method(e, scope)
+        return result
+
+    def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
+        """A boolean expression."""
+        code, t = self.expr(e, scope)
+        self.check(t, ("bool",), e.span, what)
+        return code
+
+    def _Num(self, e: A.Num, scope: Scope) -> Code:
+        return (str(int(e.value)), INT)
+
+    def _Bool(self, e: A.Bool, scope: Scope) -> Code:
+        return ("True" if e.value else "False", BOOL)
+
+    def _NoneLit(self, e: A.NoneLit, scope: Scope) -> Code:
+        return ("None", NONE)
+
+    def _Template(self, e: A.Template, scope: Scope) -> Code:
+        return (self.template(e, scope), STR)
+
+    def template(self, e: A.Template, scope: Scope) -> str:
+        """Python expression building the text of a template."""
+        pieces: list[str] = []
+        for part in e.parts:
+            if isinstance(part, str):
+                pieces.append(repr(part))
+            else:
+                code, t = self.expr(part, scope)
+                pieces.append(self.fmt(code, t))
+        if not pieces:
+            return "''"
+        return pieces[0] if len(pieces) == 1 else "(" + " + ".join(pieces) + ")"
+
+    def _Name(self, e: A.Name, scope: Scope) -> Code:
+        var = scope.lookup(e.name)
+        if var is not None:
+            var.used = True
+            return (var.code, var.type)
+        w = self.world
+        if e.name in w.global_fields:
+            return (f"V[{e.name!r}]", w.global_fields[e.name].type)
+        if e.name in w.tables:
+            t, value = w.tables[e.name]
+            return (self.const("table", e.name, value), t)
+        if e.name == "seats":
+            return ("c.seats", list_of(SEAT))
+        if e.name == "nodes":
+            return (self.const("nodes", "", list(range(len(w.node_ids)))), list_of(NODE))
+        if e.name in BUILTINS or e.name in self.formula_names():
+            return self.err(e.span, "unknown-name", f"'{e.name}' is a function: call it with ( )")
+        candidates = list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
+        return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
+                        did_you_mean(e.name, candidates))
+
+    def _Attr(self, e: A.Attr, scope: Scope) -> Code:
+        obj, t = self.expr(e.obj, scope)
+        w = self.world
+        if t.kind == "seat":
+            f = w.seat_fields.get(e.name)
+            if f is None:
+                if e.name == "name":
+                    return (f"c.names[{obj}]", STR)
+                return self.err(e.name_span, "unknown-field", f"seats have no field '{e.name}'",
+                                did_you_mean(e.name, list(w.seat_fields)))
+            return (f"S[{e.name!r}][{obj}]", f.type)
+        if t.kind == "node":
+            nf = w.node_fields.get(e.name)
+            if nf is not None:
+                return (f"N[{e.name!r}][{obj}]", nf.type)
+            if e.name in w.node_attrs:
+                column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
+                return (f"{column}[{obj}]", w.node_attrs[e.name])
+            return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
+                            did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
+        if t.kind == "map":
+            if t.args[0].kind not in ("str", "any"):
+                return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
+            return (f"{obj}[{e.name!r}]", t.args[1])
+        if t.kind == "any":
+            return (f"{obj}[{e.name!r}]", ANY)
+        return self.err(e.span, "type", f"a value of type {t} has no field '{e.name}'")
+
+    def _Index(self, e: A.Index, scope: Scope) -> Code:
+        obj, t = self.expr(e.obj, scope)
+        idx, it = self.expr(e.index, scope)
+        if t.kind == "list":
+            self.check(it, ("int", "seat"), e.index.span, "a list index")
+            return (f"{obj}[{idx}]", t.args[0])
+        if t.kind == "map":
+            if not assignable(t.args[0], it):
+                return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}")
+            return (f"{obj}[{idx}]", t.args[1])
+        if t.kind == "any":
+            return (f"{obj}[{idx}]", ANY)
+        return self.err(e.span, "type", f"a value of type {t} cannot be indexed with [ ]")
+
+    def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
+        a, ta = self.expr(e.left, scope)
+        b, tb = self.expr(e.right, scope)
+        op = e.op
+        if op in ("and", "or"):
+            self.check(ta, ("bool",), e.left.span, f"the left side of '{op}'")
+            self.check(tb, ("bool",), e.right.span, f"the right side of '{op}'")
+            return (f"({a} {op} {b})", BOOL)
+        if op in ("==", "!="):
+            if ta.kind not in ("any", "none") and tb.kind not in ("any", "none") and ta.kind != tb.kind:
+                self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
+                                   + ("false" if op == "==" else "true"))
+            return (f"({a} {op} {b})", BOOL)
+        if op in ("<", "<=", ">", ">="):
+            self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
+            self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
+            return (f"({a} {op} {b})", BOOL)
+        if op in ("in", "not in"):
+            self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
+            return (f"({a} {op} {b})", BOOL)
+        if op == "+":
+            if ta.kind == "list" or tb.kind == "list":
+                self.check(ta, ("list",), e.left.span, "the left side of '+'")
+                self.check(tb, ("list",), e.right.span, "the right side of '+'")
+                return (f"({a} + {b})", unify(ta, tb))
+            if ta.kind == "str" and tb.kind == "str":
+                return (f"({a} + {b})", STR)
+        self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
+        self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
+        if op == "//":
+            return (f"_div({a}, {b})", INT)
+        if op == "%":
+            return (f"_mod({a}, {b})", INT)
+        return (f"({a} {op} {b})", INT)
+
+    def _Not(self, e: A.Not, scope: Scope) -> Code:
+        return (f"(not {self.cond(e.operand, scope, 'the operand of not')})", BOOL)
+
+    def _Neg(self, e: A.Neg, scope: Scope) -> Code:
+        code, t = self.expr(e.operand, scope)
+        self.check(t, ("int",), e.span, "a negated value")
+        return (f"(-{code})", INT)
+
+    def _IfExp(self, e: A.IfExp, scope: Scope) -> Code:
+        c = self.cond(e.cond, scope)
+        a, ta = self.expr(e.then, scope)
+        b, tb = self.expr(e.orelse, scope)
+        return (f"({a} if {c} else {b})", unify(ta, tb))
+
+    def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
+        elem: Type = NONE
+        codes = []
+        for item in e.items:
+            code, t = self.expr(item, scope)
+            codes.append(code)
+            elem = unify(elem, t)
+        return ("[" + ", ".join(codes) + "]", list_of(elem if e.items else ANY))
+
+    def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
+                       scope: Scope) -> tuple[str, Scope, str]:
+        it, t = self.expr(iter_, scope)
+        self.check(t, ("list",), iter_.span, "what a comprehension runs over")
+        inner = Scope(scope, scope.persistent, scope.counter)
+        self.no_shadow(var, span, scope)
+        v = inner.declare(var, t.elem if t.kind == "list" else ANY, "comp", span, comp=True)
+        v.used = True
+        clause = f" for {v.code} in {it}"
+        if cond is not None:
+            clause += f" if {self.cond(cond, inner)}"
+        return clause, inner, v.code
+
+    def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
+        """Names may not hide another visible name: a common source of silent mistakes."""
+        if name in KEYWORDS:
+            self.err(span, "reserved-word", f"'{name}' is a word of the language and cannot name a variable")
+        elif scope.lookup(name) is not None:
+            self.err(span, "shadowed-name", f"'{name}' is already a variable here; pick another name")
+        elif name in self.world.global_fields or name in self.world.tables or name in CONSTANTS:
+            self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
+
+    def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
+        clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        elt, t = self.expr(e.elt, inner)
+        return (f"[{elt}{clause}]", list_of(t))
+
+    def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
+        kt: Type = NONE
+        vt: Type = NONE
+        codes = []
+        for k, v in e.pairs:
+            kc, ktt = self.expr(k, scope)
+            vc, vtt = self.expr(v, scope)
+            self.check(ktt, ("str",), k.span, "a map key")
+            kt, vt = unify(kt, ktt), unify(vt, vtt)
+            codes.append(f"{kc}: {vc}")
+        return ("{" + ", ".join(codes) + "}", map_of(STR, vt if e.pairs else ANY))
+
+    def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
+        clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        kc, kt = self.expr(e.key, inner)
+        self.check(kt, ("str",), e.key.span, "a map key")
+        vc, vt = self.expr(e.value, inner)
+        return (f"{{{kc}: {vc}{clause}}}", map_of(STR, vt))
+
+    # ---------------------------------------------------------------- calls
+    def _Call(self, e: A.Call, scope: Scope) -> Code:
+        sig = self.formula_sig(e.name, e.name_span)
+        if sig is not None:
+            params, ret, fn = sig
+            if len(e.args) != len(params):
+                return self.err(e.span, "arity", f"'{e.name}' takes {len(params)} value(s), got {len(e.args)}")
+            codes = []
+            for i, (arg, pt) in enumerate(zip(e.args, params), 1):
+                code, t = self.expr(arg, scope)
+                if not assignable(pt, t):
+                    self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}")
+                codes.append(code)
+            return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
+        if e.name not in BUILTINS:
+            return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
+                            did_you_mean(e.name, list(BUILTINS) + self.formula_names()))
+        lo, hi = BUILTINS[e.name]
+        if not lo <= len(e.args) <= hi:
+            n = f"{lo}" if lo == hi else f"{lo} or {hi}"
+            return self.err(e.span, "arity", f"'{e.name}' takes {n} value(s), got {len(e.args)}")
+        args = [self.expr(a, scope) for a in e.args]
+        return self._builtin(e, args)
+
+    def _builtin(self, e: A.Call, args: list[Code]) -> Code:
+        name = e.name
+        a0, t0 = args[0]
+        sp = e.args[0].span
+        if name in ("len", "count"):
+            self.check(t0, ("list", "map", "str"), sp, f"the value of {name}()")
+            return (f"len({a0})", INT)
+        if name == "sum":
+            if self.check(t0, ("list",), sp, "the value of sum()"):
+                self.check(t0.elem, ("int",), sp, "the elements summed")
+            return (f"sum({a0})", INT)
+        if name in ("max", "min"):
+            fn = "_max" if name == "max" else "_min"
+            if len(args) == 2:
+                self.check(t0, ("int",), sp, f"the values of {name}()")
+                self.check(args[1][1], ("int",), e.args[1].span, f"the values of {name}()")
+                return (f"{fn}({a0}, {args[1][0]})", INT)
+            self.check(t0, ("list",), sp, f"the value of {name}()")
+            return (f"{fn}({a0})", t0.elem)
+        if name in ("any", "all"):
+            if self.check(t0, ("list",), sp, f"the value of {name}()"):
+                self.check(t0.elem, ("bool",), sp, f"the elements of {name}()")
+            return (f"{name}({a0})", BOOL)
+        if name == "range":
+            for (code, t), a in zip(args, e.args):
+                self.check(t, ("int",), a.span, "a range bound")
+            return (f"_range({', '.join(c for c, _ in args)})", list_of(INT))
+        if name == "neighbours":
+            self.check(t0, ("node",), sp, "the value of neighbours()")
+            return (f"_adj[{a0}]", list_of(NODE))
+        if name in ("unique", "sorted", "reversed"):
+            self.check(t0, ("list",), sp, f"the value of {name}()")
+            fn = {"unique": "_unique", "sorted": "sorted", "reversed": "_reversed"}[name]
+            return (f"{fn}({a0})", t0)
+        if name == "next_seat":
+            self.check(t0, ("seat",), sp, "the value of next_seat()")
+            step = args[1][0] if len(args) == 2 else "1"
+            if len(args) == 2:
+                self.check(args[1][1], ("int",), e.args[1].span, "the step of next_seat()")
+            return (f"(({a0}) + ({step})) % c.nseats", SEAT)
+        if name == "seats_from":
+            self.check(t0, ("seat",), sp, "the value of seats_from()")
+            return (f"c.seats_from({a0})", list_of(SEAT))
+        if name == "index":
+            self.check(t0, ("list",), sp, "the first value of index()")
+            return (f"_index({a0}, {args[1][0]})", INT)
+        if name == "abs":
+            self.check(t0, ("int",), sp, "the value of abs()")
+            return (f"abs({a0})", INT)
+        if name == "get":
+            self.check(t0, ("map",), sp, "the first value of get()")
+            vt = t0.args[1] if t0.kind == "map" else ANY
+            return (f"{a0}.get({args[1][0]}, {args[2][0]})", unify(vt, args[2][1]))
+        if name == "keys":
+            self.check(t0, ("map",), sp, "the value of keys()")
+            return (f"list({a0})", list_of(t0.args[0] if t0.kind == "map" else ANY))
+        if name == "str":
+            return (self.fmt(a0, t0), STR)
+        return self.err(e.span, "unknown-name", f"no function called '{name}'")

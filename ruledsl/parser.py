@@ -1,0 +1,516 @@
+"""Parse `.rules` text into frozen syntax trees; syntax errors become plain-worded diagnostics."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
+from lark.indenter import DedentError, Indenter
+
+from . import ast as A
+from .diagnostics import Diagnostic, Span
+
+
+class _RulesIndenter(Indenter):
+    NL_type = "_NEWLINE"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    grammar = resources.files("ruledsl").joinpath("rules.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", start=["start", "expr"], postlex=_RulesIndenter(),
+                propagate_positions=True, maybe_placeholders=True)
+
+
+class SyntaxProblem(Exception):
+    """A syntax error with its position, raised inside the transformer."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "{": "{", "}": "}"}
+
+
+class _Builder(Transformer[Token, Any]):
+    """Turns the Lark parse tree into `ruledsl.ast` nodes with spans in the designer's file."""
+
+    def __init__(self, file: str, source: str, line0: int, col0: int):
+        super().__init__()
+        self.file = file
+        self.source = source
+        self.line0 = line0  # where the text starts in the file (for rules embedded in YAML)
+        self.col0 = col0
+
+    # -- positions
+    def _span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", False):
+            return Span(self.file, self.line0, self.col0)
+        return self._at(meta.line, meta.column, meta.end_line, meta.end_column - 1)
+
+    def _tok(self, tok: Token) -> Span:
+        return self._at(tok.line or 1, tok.column or 1, tok.end_line or tok.line or 1,
+                        (tok.end_column or 2) - 1)
+
+    def _at(self, line: int, col: int, end_line: int, end_col: int) -> Span:
+        # Only the first line of embedded text is shifted sideways.
+        c = col + (self.col0 - 1 if line == 1 else 0)
+        ec = end_col + (self.col0 - 1 if end_line == 1 else 0)
+        return Span(self.file, line + self.line0 - 1, c, end_line + self.line0 - 1, ec)
+
+    # -- top level
+    @v_args(meta=True)
+    def start(self, meta: Any, items: list[Any]) -> A.RulesFile:
+        formulas = tuple(i for i in items if isinstance(i, A.Formula))
+        phases = tuple(i for i in items if isinstance(i, A.Phase))
+        return A.RulesFile(self._span(meta), formulas, phases)
+
+    @v_args(meta=True)
+    def formula_expr(self, meta: Any, c: list[Any]) -> A.Formula:
+        return A.Formula(self._span(meta), str(c[0]), tuple(c[1] or ()), c[2], (), self._tok(c[0]))
+
+    @v_args(meta=True)
+    def formula_block(self, meta: Any, c: list[Any]) -> A.Formula:
+        return A.Formula(self._span(meta), str(c[0]), tuple(c[1] or ()), None, c[2], self._tok(c[0]))
+
+    @v_args(meta=True)
+    def phase_def(self, meta: Any, c: list[Any]) -> A.Phase:
+        return A.Phase(self._span(meta), str(c[0]), tuple(c[1] or ()), c[2], self._tok(c[0]))
+
+    def params(self, c: list[A.Param]) -> tuple[A.Param, ...]:
+        return tuple(c)
+
+    @v_args(meta=True)
+    def param(self, meta: Any, c: list[Any]) -> A.Param:
+        return A.Param(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def type_expr(self, meta: Any, c: list[Any]) -> str:
+        return "".join(self.source[meta.start_pos:meta.end_pos].split())
+
+    def suite(self, c: list[Any]) -> tuple[Any, ...]:
+        return tuple(c)
+
+    # -- statements
+    @v_args(meta=True)
+    def let_stmt(self, meta: Any, c: list[Any]) -> A.Let:
+        return A.Let(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def assign_stmt(self, meta: Any, c: list[Any]) -> A.Assign:
+        return A.Assign(self._span(meta), c[0], str(c[1]), c[2])
+
+    def target(self, c: list[Any]) -> Any:
+        return c[0]
+
+    @v_args(meta=True)
+    def run_stmt(self, meta: Any, c: list[Any]) -> A.Run:
+        return A.Run(self._span(meta), str(c[0]), tuple(c[1] or ()), self._tok(c[0]))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta: Any, c: list[Any]) -> A.Return:
+        return A.Return(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def end_stmt(self, meta: Any, c: list[Any]) -> A.End:
+        return A.End(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def log_stmt(self, meta: Any, c: list[Any]) -> A.Log:
+        kind = str(c[0]) if c[0] is not None else "note"
+        fields = tuple(c[1] or ())
+        return A.Log(self._span(meta), kind, fields, self._template(c[2]), c[3])
+
+    @v_args(meta=True)
+    def pay_stmt(self, meta: Any, c: list[Any]) -> A.Pay:
+        return A.Pay(self._span(meta), c[0], c[1], True)
+
+    @v_args(meta=True)
+    def gain_stmt(self, meta: Any, c: list[Any]) -> A.Pay:
+        return A.Pay(self._span(meta), c[0], c[1], False)
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta: Any, c: list[Any]) -> A.Shuffle:
+        return A.Shuffle(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def draw_stmt(self, meta: Any, c: list[Any]) -> A.Draw:
+        return A.Draw(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def add_stmt(self, meta: Any, c: list[Any]) -> A.Add:
+        return A.Add(self._span(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def remove_stmt(self, meta: Any, c: list[Any]) -> A.Remove:
+        return A.Remove(self._span(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta: Any, c: list[Any]) -> A.Choose:
+        var, options, chooser, secret, prompt = c
+        each_var, by = (chooser[1], chooser[2]) if chooser[0] == "each" else (None, chooser[1])
+        return A.Choose(self._span(meta), str(var), options, by, each_var, secret is not None,
+                        self._template(prompt) if prompt is not None else None)
+
+    def chooser_one(self, c: list[Any]) -> tuple[str, Any]:
+        return ("one", c[0])
+
+    def chooser_each(self, c: list[Any]) -> tuple[str, str, Any]:
+        return ("each", str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta: Any, c: list[Any]) -> A.Pass:
+        return A.Pass(self._span(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta: Any, c: list[Any]) -> A.Break:
+        return A.Break(self._span(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta: Any, c: list[Any]) -> A.If:
+        branches = [(c[0], c[1])]
+        orelse: tuple[Any, ...] = ()
+        for item in c[2:]:
+            if isinstance(item, tuple) and len(item) == 2 and item[0] == "elif":
+                pass
+            if isinstance(item, _Elif):
+                branches.append((item.cond, item.body))
+            elif item is not None:
+                orelse = item
+        return A.If(self._span(meta), tuple(branches), orelse)
+
+    def elif_clause(self, c: list[Any]) -> "_Elif":
+        return _Elif(c[0], c[1])
+
+    def else_clause(self, c: list[Any]) -> tuple[Any, ...]:
+        return tuple(c[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta: Any, c: list[Any]) -> A.For:
+        return A.For(self._span(meta), str(c[0]), c[1], c[2])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta: Any, c: list[Any]) -> A.While:
+        return A.While(self._span(meta), c[0], c[1])
+
+    def kwargs(self, c: list[Any]) -> list[tuple[str, Any]]:
+        return list(c)
+
+    def kwarg(self, c: list[Any]) -> tuple[str, Any]:
+        return (str(c[0]), c[1])
+
+    def args(self, c: list[Any]) -> tuple[Any, ...]:
+        return tuple(c)
+
+    # -- expressions
+    @v_args(meta=True)
+    def ifexp(self, meta: Any, c: list[Any]) -> A.IfExp:
+        return A.IfExp(self._span(meta), c[1], c[0], c[2])
+
+    def _fold(self, meta: Any, op: str, items: list[Any]) -> Any:
+        result = items[0]
+        for item in items[1:]:
+            result = A.BinOp(self._span(meta), op, result, item)
+        return result
+
+    @v_args(meta=True)
+    def or_(self, meta: Any, c: list[Any]) -> Any:
+        return self._fold(meta, "or", c)
+
+    @v_args(meta=True)
+    def and_(self, meta: Any, c: list[Any]) -> Any:
+        return self._fold(meta, "and", c)
+
+    @v_args(meta=True)
+    def not_(self, meta: Any, c: list[Any]) -> A.Not:
+        return A.Not(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def compare(self, meta: Any, c: list[Any]) -> A.BinOp:
+        return A.BinOp(self._span(meta), str(c[1]), c[0], c[2])
+
+    @v_args(meta=True)
+    def in_(self, meta: Any, c: list[Any]) -> A.BinOp:
+        return A.BinOp(self._span(meta), "in", c[0], c[1])
+
+    @v_args(meta=True)
+    def not_in(self, meta: Any, c: list[Any]) -> A.BinOp:
+        return A.BinOp(self._span(meta), "not in", c[0], c[1])
+
+    @v_args(meta=True)
+    def arith(self, meta: Any, c: list[Any]) -> Any:
+        result = c[0]
+        for i in range(1, len(c), 2):
+            right = c[i + 1]
+            span = Span(self.file, result.span.line, result.span.column, right.span.end_line,
+                        right.span.end_column)
+            result = A.BinOp(span, str(c[i]), result, right)
+        return result
+
+    @v_args(meta=True)
+    def neg(self, meta: Any, c: list[Any]) -> A.Neg:
+        return A.Neg(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def attr(self, meta: Any, c: list[Any]) -> A.Attr:
+        return A.Attr(self._span(meta), c[0], str(c[1]), self._tok(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta: Any, c: list[Any]) -> A.Index:
+        return A.Index(self._span(meta), c[0], c[1])
+
+    @v_args(meta=True)
+    def call(self, meta: Any, c: list[Any]) -> A.Call:
+        return A.Call(self._span(meta), str(c[0]), tuple(c[1] or ()), self._tok(c[0]))
+
+    @v_args(meta=True)
+    def number(self, meta: Any, c: list[Any]) -> A.Num:
+        return A.Num(self._span(meta), int(c[0]))
+
+    @v_args(meta=True)
+    def string(self, meta: Any, c: list[Any]) -> A.Template:
+        return self._template(c[0])
+
+    @v_args(meta=True)
+    def true(self, meta: Any, c: list[Any]) -> A.Bool:
+        return A.Bool(self._span(meta), True)
+
+    @v_args(meta=True)
+    def false(self, meta: Any, c: list[Any]) -> A.Bool:
+        return A.Bool(self._span(meta), False)
+
+    @v_args(meta=True)
+    def none(self, meta: Any, c: list[Any]) -> A.NoneLit:
+        return A.NoneLit(self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta: Any, c: list[Any]) -> A.Name:
+        return A.Name(self._span(meta), str(c[0]))
+
+    @v_args(meta=True)
+    def list_lit(self, meta: Any, c: list[Any]) -> A.ListLit:
+        return A.ListLit(self._span(meta), tuple(c[0] or ()))
+
+    @v_args(meta=True)
+    def list_comp(self, meta: Any, c: list[Any]) -> A.ListComp:
+        return A.ListComp(self._span(meta), c[0], str(c[1]), c[2], c[3])
+
+    @v_args(meta=True)
+    def map_lit(self, meta: Any, c: list[Any]) -> A.MapLit:
+        return A.MapLit(self._span(meta), tuple(c[0] or ()))
+
+    @v_args(meta=True)
+    def map_comp(self, meta: Any, c: list[Any]) -> A.MapComp:
+        return A.MapComp(self._span(meta), c[0], c[1], str(c[2]), c[3], c[4])
+
+    def pairs(self, c: list[Any]) -> tuple[Any, ...]:
+        return tuple(c)
+
+    def pair(self, c: list[Any]) -> tuple[Any, Any]:
+        return (c[0], c[1])
+
+    # -- string templates
+    def _template(self, tok: Token) -> A.Template:
+        raw = str(tok)[1:-1]
+        span = self._tok(tok)
+        parts: list[str | A.Expr] = []
+        text: list[str] = []
+        i = 0
+        while i < len(raw):
+            ch = raw[i]
+            if ch == "\\" and i + 1 < len(raw):
+                text.append(_ESCAPES.get(raw[i + 1], raw[i + 1]))
+                i += 2
+            elif ch == "{":
+                close = raw.find("}", i)
+                if close < 0:
+                    raise SyntaxProblem(Diagnostic(span, "syntax", "a '{' in this text is never closed",
+                                                   hint="write \\{ for a literal brace"))
+                if text:
+                    parts.append("".join(text))
+                    text = []
+                inner = raw[i + 1:close]
+                line = (tok.line or 1)
+                col = (tok.column or 1) + 1 + i + 1
+                parts.append(self._embedded_expr(inner, line, col, span))
+                i = close + 1
+            else:
+                text.append(ch)
+                i += 1
+        if text or not parts:
+            parts.append("".join(text))
+        return A.Template(span, tuple(parts))
+
+    def _embedded_expr(self, text: str, line: int, col: int, span: Span) -> A.Expr:
+        abs_line = line + self.line0 - 1
+        abs_col = col + (self.col0 - 1 if line == 1 else 0)
+        try:
+            tree = _parser().parse(text, start="expr")
+        except UnexpectedInput:
+            raise SyntaxProblem(Diagnostic(Span(self.file, abs_line, abs_col, abs_line,
+                                                abs_col + max(len(text), 1) - 1),
+                                           "syntax", f"'{{{text}}}' in this text is not a valid expression"))
+        sub = _Builder(self.file, text, abs_line, abs_col)
+        result: A.Expr = sub.transform(tree)
+        return result
+
+
+class _Elif:
+    def __init__(self, cond: Any, body: Any):
+        self.cond = cond
+        self.body = body
+
+
+_TOKEN_WORDS = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a text in double quotes",
+    "_NEWLINE": "the end of the line", "_INDENT": "an indented block", "_DEDENT": "the end of the block",
+    "$END": "the end of the file", "ASSIGN_OP": "'=', '+=' or '-='", "COMP_OP": "a comparison",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "SECRET": "'secret'",
+}
+
+
+def _describe(term: str) -> str:
+    if term in _TOKEN_WORDS:
+        return _TOKEN_WORDS[term]
+    try:
+        pattern = _parser().get_terminal(term).pattern
+        if pattern.type == "str":
+            return f"'{pattern.value}'"
+    except KeyError:
+        pass
+    return term.lower()
+
+
+def _describe_expected(expected: set[str]) -> str:
+    words = sorted({_describe(t) for t in expected if not t.startswith("__")})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str, line0: int, col0: int) -> Diagnostic:
+    line = (getattr(err, "line", 1) or 1)
+    col = (getattr(err, "column", 1) or 1)
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        lines = source.splitlines() or [""]
+        line, col = len(lines), max(1, len(lines[-1]))
+        msg = "the file ends in the middle of a statement"
+        opened = _unclosed_bracket(source)
+        if opened:
+            msg = f"'{opened[0]}' opened at line {opened[1]} is never closed"
+            line, col = opened[1], opened[2]
+        return Diagnostic(_shift(file, line, col, line0, col0), "syntax", msg)
+    if isinstance(err, UnexpectedCharacters):
+        ch = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
+        hint = "write text between double quotes" if ch == "'" else None
+        if ch == "/":
+            hint = "whole-number division is written //"
+        return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
+                          f"unexpected character '{ch}'", hint)
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    expected = set(err.expected)
+    got = _describe(tok.type) if tok.type in _TOKEN_WORDS else f"'{tok}'"
+    if "COLON" in expected and tok.type == "_NEWLINE":
+        return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
+                          "missing ':' at the end of the line")
+    if tok.type == "_INDENT":
+        return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
+                          "this line is indented more than the one before it",
+                          "only the lines after a ':' are indented")
+    opened = _unclosed_bracket(source)
+    if opened and opened[1] < line:
+        return Diagnostic(_shift(file, opened[1], opened[2], line0, col0), "syntax",
+                          f"'{opened[0]}' opened here is never closed")
+    return Diagnostic(_shift(file, line, col, line0, col0, len(str(tok))), "syntax",
+                      f"unexpected {got}; expected {_describe_expected(expected)}")
+
+
+def _shift(file: str, line: int, col: int, line0: int, col0: int, width: int = 1) -> Span:
+    c = col + (col0 - 1 if line == 1 else 0)
+    return Span(file, line + line0 - 1, c, line + line0 - 1, c + max(width, 1) - 1)
+
+
+def _unclosed_bracket(source: str) -> tuple[str, int, int] | None:
+    """The first bracket never closed, ignoring text in quotes and comments."""
+    stack: list[tuple[str, int, int]] = []
+    pairs = {")": "(", "]": "[", "}": "{"}
+    for ln, text in enumerate(source.splitlines(), 1):
+        in_str = False
+        for col, ch in enumerate(text, 1):
+            if ch == '"':
+                in_str = not in_str
+            elif in_str:
+                continue
+            elif ch == "#":
+                break
+            elif ch in "([{":
+                stack.append((ch, ln, col))
+            elif ch in pairs and stack and stack[-1][0] == pairs[ch]:
+                stack.pop()
+    return stack[0] if stack else None
+
+
+def parse_rules(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[A.RulesFile | None, list[Diagnostic]]:
+    """Parse a rules file; returns the tree (None on error) and the syntax diagnostics."""
+    text = source if source.endswith("\n") else source + "\n"
+    try:
+        tree = _parser().parse(text, start="start")
+        result: A.RulesFile = _Builder(file, text, line0, col0).transform(tree)
+        return result, []
+    except UnexpectedInput as err:
+        return None, [_syntax_diagnostic(err, file, text, line0, col0)]
+    except DedentError as err:
+        line = _dedent_line(text)
+        return None, [Diagnostic(_shift(file, line, 1, line0, col0), "syntax",
+                                 "this line's indentation matches no enclosing block",
+                                 "indent with the same number of spaces as a line above")]
+    except VisitError as err:
+        if isinstance(err.orig_exc, SyntaxProblem):
+            return None, [err.orig_exc.diagnostic]
+        raise
+
+
+def parse_expression(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[A.Expr | None, list[Diagnostic]]:
+    """Parse one expression (used for expressions embedded in YAML)."""
+    try:
+        tree = _parser().parse(source, start="expr")
+        result: A.Expr = _Builder(file, source, line0, col0).transform(tree)
+        return result, []
+    except UnexpectedInput as err:
+        return None, [_syntax_diagnostic(err, file, source, line0, col0)]
+    except VisitError as err:
+        if isinstance(err.orig_exc, SyntaxProblem):
+            return None, [err.orig_exc.diagnostic]
+        raise
+
+
+def _dedent_line(text: str) -> int:
+    """The first line whose indentation does not return to an enclosing level."""
+    levels = [0]
+    depth = 0
+    for ln, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if depth == 0:
+            if indent > levels[-1]:
+                levels.append(indent)
+            elif indent < levels[-1]:
+                while levels and indent < levels[-1]:
+                    levels.pop()
+                if not levels or levels[-1] != indent:
+                    return ln
+        depth += sum(stripped.count(c) for c in "([{") - sum(stripped.count(c) for c in ")]}")
+    return 1

@@ -1,0 +1,129 @@
+"""Helpers that generated rule code calls: safe, game-agnostic, with errors a designer can read."""
+
+from __future__ import annotations
+
+import marshal
+from typing import Any, Iterable
+
+
+class RuleRuntimeError(Exception):
+    """A rule did something impossible while running (empty draw, division by zero, ...)."""
+
+
+RANGE_LIMIT = 100_000
+
+
+def deep_copy(value: Any) -> Any:
+    """Copy plain data so that no two places in the state share a list or map."""
+    if type(value) is list:
+        if all(type(v) in (int, str, bool) or v is None for v in value):
+            return value[:]
+        return marshal.loads(marshal.dumps(value))
+    if type(value) in (dict, tuple):
+        return marshal.loads(marshal.dumps(list(value) if type(value) is tuple else value))
+    return value
+
+
+def draw(pile: list[Any]) -> Any:
+    """Take the first (top) element of a list."""
+    if not pile:
+        raise RuleRuntimeError("draw from an empty list")
+    return pile.pop(0)
+
+
+def remove(items: list[Any], value: Any) -> None:
+    """Remove the first occurrence of value."""
+    try:
+        items.remove(value)
+    except ValueError:
+        raise RuleRuntimeError("remove: the value is not in the list") from None
+
+
+def rmax(items: Iterable[Any], *more: Any) -> Any:
+    """max() of a non-empty list, or of several values."""
+    values = list(items) if not more else [items, *more]
+    if not values:
+        raise RuleRuntimeError("max of an empty list")
+    return max(values)
+
+
+def rmin(items: Iterable[Any], *more: Any) -> Any:
+    """min() of a non-empty list, or of several values."""
+    values = list(items) if not more else [items, *more]
+    if not values:
+        raise RuleRuntimeError("min of an empty list")
+    return min(values)
+
+
+def rrange(a: int, b: int | None = None) -> list[int]:
+    """range as a list, refusing absurd sizes."""
+    lo, hi = (0, a) if b is None else (a, b)
+    if hi - lo > RANGE_LIMIT:
+        raise RuleRuntimeError(f"range of {hi - lo} numbers is over the limit of {RANGE_LIMIT}")
+    return list(range(lo, hi))
+
+
+def unique(items: Iterable[Any]) -> list[Any]:
+    """The items without repeats, in first-seen order."""
+    seen: list[Any] = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen
+
+
+def index_of(items: list[Any], value: Any) -> int:
+    """Position of value in the list."""
+    try:
+        return items.index(value)
+    except ValueError:
+        raise RuleRuntimeError("index: the value is not in the list") from None
+
+
+def div(a: int, b: int) -> int:
+    """Whole-number division."""
+    if b == 0:
+        raise RuleRuntimeError("division by zero")
+    return a // b
+
+
+def mod(a: int, b: int) -> int:
+    """Remainder."""
+    if b == 0:
+        raise RuleRuntimeError("remainder of a division by zero")
+    return a % b
+
+
+def fmt_value(value: Any, names: list[str], node_ids: tuple[Any, ...], kind: str) -> str:
+    """Text for a value in a log line or prompt, by its static kind."""
+    if value is None:
+        return "none"
+    if kind == "seat":
+        return names[value]
+    if kind == "node":
+        return str(node_ids[value])
+    if kind == "bool":
+        return "yes" if value else "no"
+    if kind.startswith("list:"):
+        inner = kind[5:]
+        return ", ".join(fmt_value(v, names, node_ids, inner) for v in value)
+    return str(value)
+
+
+def id_text(value: Any, node_ids: tuple[Any, ...], kind: str) -> str:
+    """The stable text of a value inside an option id (seat numbers, node ids, plain text)."""
+    if value is None:
+        return "none"
+    if kind == "node":
+        return str(node_ids[value])
+    if kind == "bool":
+        return "yes" if value else "no"
+    if kind.startswith("list:"):
+        inner = kind[5:]
+        return "+".join(id_text(v, node_ids, inner) for v in value)
+    return str(value)
+
+
+def kind_tag(type_kind: str, elem_kind: str | None = None) -> str:
+    """The formatting tag used by fmt_value and id_text."""
+    return f"list:{elem_kind}" if type_kind == "list" and elem_kind else type_kind

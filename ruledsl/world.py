@@ -1,0 +1,39 @@
+"""What the rules can see of a game: its state fields, board attributes and tables.
+
+The loader (in `interpreter`) builds a World from the YAML files; the compiler checks names and
+types against it. Keeping it here lets `ruledsl` stay independent of the interpreter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .diagnostics import Span
+from .types import Type
+
+
+@dataclass(frozen=True)
+class Field:
+    """A piece of game state declared in YAML: per seat, per node, or global."""
+
+    name: str
+    type: Type
+    span: Span
+    ledger: bool = False
+    visible: str = "all"
+
+
+@dataclass(frozen=True)
+class World:
+    """Everything the rules may name besides their own formulas, phases and locals."""
+
+    seat_fields: Mapping[str, Field]
+    global_fields: Mapping[str, Field]
+    node_fields: Mapping[str, Field]
+    node_attrs: Mapping[str, Type]
+    node_attr_values: Mapping[str, tuple[object, ...]]
+    node_ids: tuple[object, ...]
+    adjacency: tuple[tuple[int, ...], ...]
+    tables: Mapping[str, tuple[Type, object]]
+    table_spans: Mapping[str, Span] = field(default_factory=dict)
