@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshal
-from importlib import resources
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,12 @@ MAX_RULES_BYTES = 1024 * 1024
 
 
 def games_root() -> Path:
-    """The folder of the games shipped with cityrules."""
-    return Path(str(resources.files("cityrules_games")))
+    """The folder of the games shipped with cityrules (installed as the `cityrules_games` package)."""
+    spec = importlib.util.find_spec("cityrules_games")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if Path(location).is_dir():
+            return Path(location)
+    return Path(__file__).resolve().parent.parent / "games"
 
 
 def shipped_games() -> list[str]:
@@ -47,6 +51,14 @@ def resolve_game(name_or_path: str) -> Path:
     hint = did_you_mean(name_or_path, shipped_games())
     raise FileNotFoundError(f"no game '{name_or_path}': not a folder with a game.yaml, nor a shipped game "
                             f"({', '.join(shipped_games())})" + (f"; {hint}" if hint else ""))
+
+
+def game_ref(game: Game) -> str:
+    """How a journal names a game: a shipped game by name, any other by its folder's full path."""
+    shipped = games_root() / game.name
+    if shipped.resolve() == game.folder.resolve():
+        return game.name
+    return str(game.folder.resolve())
 
 
 def _display(folder: Path, name: str) -> str:
@@ -112,6 +124,12 @@ class _Loader:
             self.diags.error(pos.nearest(("currency",)), "unknown-field",
                              f"currency '{currency}' is not a seat field",
                              did_you_mean(currency, list(seat_fields)))
+        summary = data.get("summary") or {}
+        for key, fields, kind in (("score", seat_fields, "seat"), ("rounds", global_fields, "global")):
+            if key in summary and summary[key] not in fields:
+                self.diags.error(pos.nearest(("summary", key)), "unknown-field",
+                                 f"summary {key} '{summary[key]}' is not a {kind} field",
+                                 did_you_mean(summary[key], list(fields)))
         adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
         world = World(
             seat_fields={k: v[0] for k, v in seat_fields.items()},
@@ -132,6 +150,7 @@ class _Loader:
             graph=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
+            score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
 
     def board(self, data: dict[str, Any], pos: PositionMap) -> tuple[Any, ...] | None:

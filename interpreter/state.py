@@ -39,7 +39,11 @@ def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None =
     nodes = len(game.node_ids)
 
     def fresh(value: Any) -> Any:
-        return marshal.loads(marshal.dumps(value))
+        if type(value) is list and not value:
+            return []
+        if type(value) in (list, dict):
+            return marshal.loads(marshal.dumps(value))
+        return value
 
     return {
         "game": game.name,

@@ -101,7 +101,8 @@ class Compiler:
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span):
         self.world = world
         self.diags = DiagnosticBag()
-        self.exprs = Expressions(world, self.diags, self._formula_sig, lambda: list(self.formulas))
+        self.exprs = Expressions(world, self.diags, self._formula_sig, lambda: list(self.formulas),
+                                 self._inline_body)
         self.formulas: dict[str, A.Formula] = {}
         self.phases: dict[str, A.Phase] = {}
         self.start = start
@@ -187,6 +188,12 @@ class Compiler:
                 self.diags.warning(formula.name_span, "unused", f"formula '{name}' is never used")
 
     # ---------------------------------------------------------------- formulas
+    def _inline_body(self, name: str) -> tuple[list[str], A.Expr] | None:
+        formula = self.formulas.get(name)
+        if formula is None or formula.expr is None or name in self.formula_busy:
+            return None
+        return [p.name for p in formula.params], formula.expr
+
     def _params(self, params: tuple[A.Param, ...]) -> list[Type]:
         types = []
         for p in params:
@@ -206,7 +213,8 @@ class Compiler:
         if name in self.formula_done:
             return self.formula_done[name]
         if name in self.formula_busy:
-            self.diags.error(span, "recursion", f"formula '{name}' calls itself (directly or through others)",
+            # Through self.exprs.diags: a call met while inlining another formula reports nothing.
+            self.exprs.diags.error(span, "recursion", f"formula '{name}' calls itself (directly or through others)",
                              "formulas cannot be recursive; use a phase with a loop")
             return [ANY] * len(formula.params), ANY, "_recursive"
         self.formula_busy.append(name)
@@ -634,7 +642,6 @@ class Compiler:
     def _assemble(self) -> Program:
         lines: list[str] = []
         spans: list[Span | None] = []
-        prologue = "S = c.S; N = c.N; V = c.V"
         block_names: dict[str, list[str]] = {}
         for fn in self.functions:
             if fn.resumable:
@@ -644,11 +651,11 @@ class Compiler:
                     names.append(name)
                     lines.append(f"def {name}(c, L):")
                     spans.append(None)
-                    lines.append("    " + prologue)
-                    spans.append(None)
                     body = block or [(1, "return -1", None)]
                     if not body or not body[-1][1].startswith("return"):
                         body = body + [(1, "return -1", None)]
+                    lines.append("    " + _prologue(body))
+                    spans.append(None)
                     for depth, text, span in body:
                         lines.append("    " * depth + text)
                         spans.append(span)
@@ -656,7 +663,7 @@ class Compiler:
             else:
                 lines.append(f"def {fn.name}({fn.args}):")
                 spans.append(None)
-                lines.append("    " + prologue)
+                lines.append("    " + _prologue(fn.blocks[0]))
                 spans.append(None)
                 for depth, text, span in fn.blocks[0]:
                     lines.append("    " * depth + text)
@@ -667,6 +674,7 @@ class Compiler:
         namespace.update(self.exprs.consts)
         namespace["_adj"] = self.world.adjacency
         namespace["_nid"] = self.world.node_ids
+        namespace["_nids"] = tuple(str(n) for n in self.world.node_ids)
         code = compile(source, MODULE_NAME, "exec")
         exec(code, namespace)  # noqa: S102 - generated from the checked tree, see module docstring
         phases: dict[str, PhaseCode] = {}
@@ -679,6 +687,13 @@ class Compiler:
             else:
                 phases[name] = PhaseCode(name, params, False, function=namespace[fname])
         return Program(phases, self.chooses, self.loop_spans, source, spans)
+
+
+def _prologue(body: list[tuple[int, str, Span | None]]) -> str:
+    """Bind only the state columns a function reads: most formulas need one or none."""
+    text = "\n".join(line for _, line, _ in body)
+    binds = [f"{v} = c.{v}" for v in ("S", "N", "V") if f"{v}[" in text]
+    return "; ".join(binds) if binds else "pass"
 
 
 def _unify(a: Type, b: Type) -> Type:

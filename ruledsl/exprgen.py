@@ -6,7 +6,7 @@ from typing import Callable
 
 from . import ast as A
 from .diagnostics import DiagnosticBag, Span, did_you_mean
-from .scope import Scope
+from .scope import Scope, Var
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
                     unify)
 from .world import World
@@ -33,9 +33,12 @@ class Expressions:
 
     def __init__(self, world: World, diags: DiagnosticBag,
                  formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
-                 formula_names: Callable[[], list[str]]):
+                 formula_names: Callable[[], list[str]],
+                 inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None):
         self.world = world
         self.diags = diags
+        self.inline_body = inline_body
+        self.inline_depth = 0
         self.formula_sig = formula_sig
         self.formula_names = formula_names
         self.consts: dict[str, object] = {}
@@ -67,8 +70,15 @@ class Expressions:
     def fmt(self, code: str, t: Type) -> str:
         """Python expression turning a value into display text."""
         tag = t.kind if t.kind != "list" else f"list:{t.elem.kind}"
-        if tag in ("int", "str") and not t.nullable:
-            return f"str({code})"
+        if not t.nullable:
+            if tag == "int":
+                return f"str({code})"
+            if tag == "str":
+                return code
+            if tag == "seat":
+                return f"c.names[{code}]"
+            if tag == "node":
+                return f"_nids[{code}]"
         return f"_fmt({code}, c.names, _nid, {tag!r})"
 
     # ------------------------------------------------------------- expressions
@@ -222,13 +232,13 @@ class Expressions:
         return (f"({a} if {c} else {b})", unify(ta, tb))
 
     def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
-        elem: Type = NONE
+        elem: Type | None = None
         codes = []
         for item in e.items:
             code, t = self.expr(item, scope)
             codes.append(code)
-            elem = unify(elem, t)
-        return ("[" + ", ".join(codes) + "]", list_of(elem if e.items else ANY))
+            elem = t if elem is None else unify(elem, t)
+        return ("[" + ", ".join(codes) + "]", list_of(elem if elem is not None else ANY))
 
     def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
                        scope: Scope) -> tuple[str, Scope, str]:
@@ -258,16 +268,15 @@ class Expressions:
         return (f"[{elt}{clause}]", list_of(t))
 
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
-        kt: Type = NONE
-        vt: Type = NONE
+        vt: Type | None = None
         codes = []
         for k, v in e.pairs:
             kc, ktt = self.expr(k, scope)
             vc, vtt = self.expr(v, scope)
             self.check(ktt, ("str",), k.span, "a map key")
-            kt, vt = unify(kt, ktt), unify(vt, vtt)
+            vt = vtt if vt is None else unify(vt, vtt)
             codes.append(f"{kc}: {vc}")
-        return ("{" + ", ".join(codes) + "}", map_of(STR, vt if e.pairs else ANY))
+        return ("{" + ", ".join(codes) + "}", map_of(STR, vt if vt is not None else ANY))
 
     def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
         clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
@@ -289,6 +298,9 @@ class Expressions:
                 if not assignable(pt, t):
                     self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}")
                 codes.append(code)
+            inlined = self._inline(e, codes, params, scope)
+            if inlined is not None:
+                return (inlined, ret)
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
         if e.name not in BUILTINS:
             return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
@@ -299,6 +311,31 @@ class Expressions:
             return self.err(e.span, "arity", f"'{e.name}' takes {n} value(s), got {len(e.args)}")
         args = [self.expr(a, scope) for a in e.args]
         return self._builtin(e, args)
+
+    def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope) -> str | None:
+        """The body of a one-expression formula with its arguments in place, when that is safe.
+
+        Calls cost more than most formula bodies. Only arguments that are plain reads are
+        substituted, so nothing is evaluated more often than the rules say in a way that matters.
+        Diagnostics come from the formula's own compile, never from an inlined copy.
+        """
+        found = self.inline_body(e.name)
+        if found is None or self.inline_depth >= 3 or not all(_plain_read(a) for a in e.args):
+            return None
+        names, body = found
+        inner = Scope(None, persistent=False, counter=scope.counter)
+        for name, code, t in zip(names, codes, params):
+            inner.vars[name] = Var(name, t, f"({code})", "param", e.span, used=True)
+        saved = self.diags
+        self.diags = DiagnosticBag()
+        self.inline_depth += 1
+        try:
+            code, _ = self.expr(body, inner)
+            failed = self.diags.has_errors
+        finally:
+            self.diags = saved
+            self.inline_depth -= 1
+        return None if failed else f"({code})"
 
     def _builtin(self, e: A.Call, args: list[Code]) -> Code:
         name = e.name
@@ -359,3 +396,14 @@ class Expressions:
         if name == "str":
             return (self.fmt(a0, t0), STR)
         return self.err(e.span, "unknown-name", f"no function called '{name}'")
+
+
+def _plain_read(e: A.Expr) -> bool:
+    """A cheap expression without calls: safe to repeat where an inlined body uses it."""
+    if isinstance(e, (A.Name, A.Num, A.Bool, A.NoneLit)):
+        return True
+    if isinstance(e, A.Attr):
+        return _plain_read(e.obj)
+    if isinstance(e, A.Index):
+        return _plain_read(e.obj) and _plain_read(e.index)
+    return False

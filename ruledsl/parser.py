@@ -416,20 +416,27 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str, line0: int,
         if ch == "/":
             hint = "whole-number division is written //"
         return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
-                          f"unexpected character '{ch}'", hint)
+                          f"unexpected character '{ch}'", hint=hint)
     assert isinstance(err, UnexpectedToken)
     tok = err.token
-    expected = set(err.expected)
-    got = _describe(tok.type) if tok.type in _TOKEN_WORDS else f"'{tok}'"
+    expected = set(err.accepts or err.expected)  # accepts: what the parser would really take here
+    if tok.type in ("NAME", "NUMBER", "STRING"):
+        got = f"'{tok}'"
+    elif tok.type in _TOKEN_WORDS:
+        got = _describe(tok.type).removeprefix("the ").removeprefix("an ")
+    else:
+        got = f"'{tok}'"
     if "COLON" in expected and tok.type == "_NEWLINE":
         return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
                           "missing ':' at the end of the line")
     if tok.type == "_INDENT":
+        # The indent token borrows the position of the line break before it: point at the line itself.
+        line, col = tok.end_line or line, tok.end_column or col
         return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
                           "this line is indented more than the one before it",
-                          "only the lines after a ':' are indented")
+                          hint="only the lines after a ':' are indented")
     opened = _unclosed_bracket(source)
-    if opened and opened[1] < line:
+    if opened and (opened[1] < line or tok.type in ("_DEDENT", "$END")):
         return Diagnostic(_shift(file, opened[1], opened[2], line0, col0), "syntax",
                           f"'{opened[0]}' opened here is never closed")
     return Diagnostic(_shift(file, line, col, line0, col0, len(str(tok))), "syntax",
@@ -474,7 +481,7 @@ def parse_rules(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[
         line = _dedent_line(text)
         return None, [Diagnostic(_shift(file, line, 1, line0, col0), "syntax",
                                  "this line's indentation matches no enclosing block",
-                                 "indent with the same number of spaces as a line above")]
+                                 hint="indent with the same number of spaces as a line above")]
     except VisitError as err:
         if isinstance(err.orig_exc, SyntaxProblem):
             return None, [err.orig_exc.diagnostic]

@@ -156,15 +156,17 @@ def type_of_data(value: object) -> Type:
     if isinstance(value, str):
         return STR
     if isinstance(value, list):
-        elem = NONE
+        elem: Type | None = None
         for item in value:
-            elem = unify(elem, type_of_data(item))
-        return list_of(elem if value else ANY)
+            t = type_of_data(item)
+            elem = t if elem is None else unify(elem, t)
+        return list_of(elem if elem is not None else ANY)
     if isinstance(value, dict):
-        key: Type = NONE
-        val: Type = NONE
+        key: Type | None = None
+        val: Type | None = None
         for k, v in value.items():
-            key = unify(key, type_of_data(k))
-            val = unify(val, type_of_data(v))
-        return map_of(key.strict() if value else STR, val if value else ANY)
+            kt, vt = type_of_data(k), type_of_data(v)
+            key = kt if key is None else unify(key, kt)
+            val = vt if val is None else unify(val, vt)
+        return map_of(key.strict() if key is not None else STR, val if val is not None else ANY)
     return ANY

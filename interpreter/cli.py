@@ -1,0 +1,240 @@
+"""The `cityrules` command: validate, play, simulate, replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from ruledsl.diagnostics import RuleFileError, render
+
+from .decision import IllegalChoice
+from .engine import Engine
+from .errors import RuleError
+from .journal import Journal, replay
+from .loader import check_game, game_ref, load_game, resolve_game, shipped_games
+from .session import Seat, Session
+from .simulate import simulate
+from .state import default_names
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def _sessions_dir() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "cityrules" / "sessions"
+
+
+def _load(name: str) -> Engine:
+    return Engine(load_game(name))
+
+
+# ------------------------------------------------------------------ validate
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check game folders; print every diagnostic."""
+    worst = EXIT_OK
+    records: list[dict[str, Any]] = []
+    for target in args.paths:
+        started = time.perf_counter()
+        try:
+            folder = resolve_game(target)
+        except FileNotFoundError as err:
+            print(f"{target}: {err}", file=sys.stderr)
+            worst = max(worst, EXIT_USAGE)
+            continue
+        game, diags, sources = check_game(folder)
+        errors = [d for d in diags if d.severity == "error" or args.strict]
+        warnings = [d for d in diags if d not in errors]
+        if args.format == "json":
+            records.extend({**d.as_dict(), "severity": "error" if d in errors else d.severity} for d in diags)
+        else:
+            for d in diags:
+                print(render(d, sources.get(d.span.file)))
+            ms = (time.perf_counter() - started) * 1000
+            status = "ok" if not errors else "FAILED"
+            print(f"{target}: {status} ({len(errors)} error(s), {len(warnings)} warning(s), {ms:.0f} ms)")
+        if errors:
+            worst = max(worst, EXIT_ERRORS)
+    if args.format == "json":
+        print(json.dumps(records, ensure_ascii=False, indent=1))
+    return worst
+
+
+# ---------------------------------------------------------------------- play
+def _seat_list(text: str, engine: Engine) -> list[str]:
+    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in ("human", "bot")]
+    if bad:
+        raise ValueError(f"unknown seat kind '{bad[0]}': use human or bot, e.g. --seats human,bot,bot")
+    g = engine.game
+    if not g.min_seats <= len(kinds) <= g.max_seats:
+        raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, --seats lists {len(kinds)}")
+    return kinds
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A terminal session; resumable from its journal."""
+    if args.resume:
+        journal = Journal.load(Path(args.resume))
+        engine = _load(journal.game)
+        kinds = journal.agents or ["human"] + ["bot"] * (journal.seats - 1)
+        save = Path(args.resume)
+    else:
+        if not args.game:
+            print("play: name a game (e.g. cityrules play downtown) or --resume FILE", file=sys.stderr)
+            return EXIT_USAGE
+        engine = _load(args.game)
+        g = engine.game
+        default = ",".join(["human"] + ["bot"] * (max(g.min_seats, min(4, g.max_seats)) - 1))
+        kinds = _seat_list(args.seats or default, engine)
+        seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
+        names = [n.strip() for n in args.names.split(",")] if args.names else default_names(len(kinds))
+        if len(names) != len(kinds):
+            print(f"play: --names gives {len(names)} names for {len(kinds)} seats", file=sys.stderr)
+            return EXIT_USAGE
+        journal = Journal(game_ref(g), len(kinds), seed, names, kinds)
+        save = Path(args.journal) if args.journal else _sessions_dir() / f"{g.name}-seed{seed}.json"
+        print(f"{g.title}, seed {seed}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds)))
+        if g.reconstructed_board:
+            print("(The board layout is a reconstruction: see the game's board.yaml.)")
+        print("Type 'help' at any prompt. The game is saved after every choice.")
+    seats = [Seat(k, n) for k, n in zip(kinds, journal.names)]
+    Session(engine, journal, seats, save).run()
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Bot games and their statistics."""
+    engine = _load(args.game)
+    g = engine.game
+    seats = args.players or max(g.min_seats, min(4, g.max_seats))
+    if not g.min_seats <= seats <= g.max_seats:
+        print(f"simulate: {g.title} is for {g.min_seats} to {g.max_seats} players, not {seats}", file=sys.stderr)
+        return EXIT_USAGE
+    report = simulate(engine, args.n, seats, args.seed, Path(args.journals) if args.journals else None)
+    data = report.as_dict()
+    if args.json:
+        print(json.dumps(data, indent=1))
+        return EXIT_OK
+    names = default_names(seats)
+    score = g.score_field or "score"
+    print(f"{g.title}: {data['games']} games, {seats} players, seeds {args.seed}..{args.seed + args.n - 1}")
+    print(f"  {'seat':<8} {'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
+    for i in range(seats):
+        print(f"  {names[i]:<8} {data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} {data['mean_score'][i]:>12.1f}")
+    print(f"  shared wins: {data['shared_wins']}   unfinished: {data['unfinished']}")
+    if data["mean_rounds"] is not None:
+        print(f"  rounds per game: {data['mean_rounds']:.2f}")
+    print(f"  decisions per game: {data['mean_decisions']:.1f}")
+    print(f"  wall time: {data['seconds']:.2f} s   ({data['games_per_second']} games/s)")
+    if args.journals:
+        print(f"  journals written to {args.journals}")
+    return EXIT_OK
+
+
+# -------------------------------------------------------------------- replay
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a journal and print its event log and result."""
+    journal = Journal.load(Path(args.file))
+    engine = _load(args.game or journal.game)
+    state = replay(engine, journal)
+    if journal.result is not None and state["result"] != journal.result:
+        print(f"replay: the result differs from the one recorded ({journal.result} vs {state['result']})",
+              file=sys.stderr)
+        return EXIT_ERRORS
+    if args.json:
+        for event in state["log"]:
+            if event["to"] is None:
+                print(json.dumps({"kind": event["kind"], "seats": event["seats"], "data": event["data"],
+                                  "text": event["text"]}, ensure_ascii=False))
+        print(json.dumps({"kind": "result", **(state["result"] or {"winners": None})}))
+        return EXIT_OK
+    for event in state["log"]:
+        if event["to"] is None:
+            print(event["text"])
+    if state["result"] is None:
+        print(f"(the journal stops before the end, after {len(journal.choices)} choices)")
+    else:
+        result = engine.result(state)
+        for fname, values in result.scores.items():
+            print(f"{fname}: " + ", ".join(f"{journal.names[i]} {v}" for i, v in enumerate(values)))
+        print("Winner(s): " + ", ".join(journal.names[i] for i in result.winners))
+    return EXIT_OK
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """List the shipped games."""
+    for name in shipped_games():
+        g = load_game(name)
+        print(f"{name:<12} {g.title} ({g.min_seats}-{g.max_seats} seats)")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    p = argparse.ArgumentParser(prog="cityrules", description="Rules-as-data city-building board games.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("validate", help="check game folders and report every problem")
+    v.add_argument("paths", nargs="+", help="game folders or shipped game names")
+    v.add_argument("--format", choices=["text", "json"], default="text")
+    v.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    v.set_defaults(func=cmd_validate)
+
+    pl = sub.add_parser("play", help="play in the terminal, humans and bots")
+    pl.add_argument("game", nargs="?", help="a shipped game's name or a game folder")
+    pl.add_argument("--seats", help="comma-separated human/bot, e.g. human,bot,bot,bot")
+    pl.add_argument("--seed", type=int)
+    pl.add_argument("--names", help="comma-separated seat names")
+    pl.add_argument("--journal", help="where to save the game (default: a file under ~/.local/state/cityrules)")
+    pl.add_argument("--resume", help="continue a saved game from its journal")
+    pl.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("simulate", help="play many bot games and report the figures")
+    s.add_argument("game")
+    s.add_argument("-n", type=int, default=100, help="number of games")
+    s.add_argument("--players", type=int)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--journals", help="write each game's journal into this folder")
+    s.set_defaults(func=cmd_simulate)
+
+    r = sub.add_parser("replay", help="replay a journal: event log and result")
+    r.add_argument("file")
+    r.add_argument("--json", action="store_true", help="one JSON object per event")
+    r.add_argument("--game", help="game folder, when the journal's game is not a shipped one")
+    r.set_defaults(func=cmd_replay)
+
+    g = sub.add_parser("games", help="list the shipped games")
+    g.set_defaults(func=cmd_games)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except RuleFileError as err:
+        print(err.report(), file=sys.stderr)
+        return EXIT_ERRORS
+    except RuleError as err:
+        print(err.report(), file=sys.stderr)
+        return EXIT_ERRORS
+    except (FileNotFoundError, ValueError, IllegalChoice) as err:
+        print(f"cityrules {args.command}: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
