@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test bench typecheck clean
+.PHONY: setup play test quick bench typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ play: $(STAMP)
 # Set everything up and run the whole test suite.
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The same suite with fewer per-state conformance games, for day-to-day work.
+quick: $(STAMP)
+	CONFORMANCE_SLOW_GAMES=12 $(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py

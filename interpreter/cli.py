@@ -85,7 +85,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         save = Path(args.resume)
     else:
         if not args.game:
-            print("play: name a game (e.g. cityrules play downtown) or --resume FILE", file=sys.stderr)
+            print("play: name a game (see: cityrules games) or --resume FILE", file=sys.stderr)
             return EXIT_USAGE
         engine = _load(args.game)
         g = engine.game

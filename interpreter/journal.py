@@ -51,9 +51,19 @@ class Journal:
     def load(path: Path) -> "Journal":
         """Read a journal file; raises ValueError with the reason when it is not one."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as err:
+            text = path.read_text(encoding="utf-8")
+        except OSError as err:
             raise ValueError(f"{path}: not a readable journal ({err})") from None
+        return Journal.load_text(text, str(path))
+
+    @staticmethod
+    def load_text(text: str, where: str = "journal") -> "Journal":
+        """Read a journal from its JSON text."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{where}: not a readable journal ({err})") from None
+        path = where
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"{path}: not a cityrules journal")
         try:

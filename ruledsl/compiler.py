@@ -334,7 +334,8 @@ class Compiler:
                 emit("else:", s.span)
                 self._body(s.orelse, scope, fn, loops, context)
         elif isinstance(s, A.For):
-            it, t = self.exprs.expr(s.iter, scope)
+            # Like the resumable form below: the loop runs over the list as it was when it began.
+            it, t = self._value(s.iter, scope)
             self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
             inner = scope.child()
             var = self._declare(s.var, t.elem, s.span, inner, "loop")

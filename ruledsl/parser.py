@@ -407,7 +407,7 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str, line0: int,
         msg = "the file ends in the middle of a statement"
         opened = _unclosed_bracket(source)
         if opened:
-            msg = f"'{opened[0]}' opened at line {opened[1]} is never closed"
+            msg = f"'{opened[0]}' opened at line {opened[1] + line0 - 1} is never closed"
             line, col = opened[1], opened[2]
         return Diagnostic(_shift(file, line, col, line0, col0), "syntax", msg)
     if isinstance(err, UnexpectedCharacters):

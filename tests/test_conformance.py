@@ -1,0 +1,144 @@
+"""One suite run over every game in games/: the contract every game must keep.
+
+- the files validate without errors or warnings;
+- seeded random games end, at every seat count;
+- the same seed gives the same journal; a journal replays to the same log and result;
+- every state on the way survives a JSON round trip (the game goes on from the restored copy);
+- `apply` never changes its input;
+- money (the game's ledgered fields) changes only through pay/gain: start − paid + gained = final;
+- no seat's view shows a field declared hidden from it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from interpreter.agents import RandomAgent, bot_seed
+from interpreter.engine import Engine
+from interpreter.game import Game
+from interpreter.journal import Journal, replay
+from interpreter.loader import check_game, games_root, shipped_games
+from interpreter.simulate import play_bots
+from interpreter.state import copy_state, from_json, to_json
+from interpreter.view import HIDDEN, view
+
+GAMES = shipped_games()
+# Games per seat count for the fast checks; the slow per-state checks use a share of them.
+FAST_GAMES = int(os.environ.get("CONFORMANCE_GAMES", "200"))
+SLOW_GAMES = int(os.environ.get("CONFORMANCE_SLOW_GAMES", "200"))
+
+
+def _engine(name: str) -> Engine:
+    game, diags, _ = check_game(games_root() / name)
+    assert game is not None, [d.message for d in diags]
+    return Engine(game)
+
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def engine_for(name: str) -> Engine:
+    if name not in _ENGINES:
+        _ENGINES[name] = _engine(name)
+    return _ENGINES[name]
+
+
+def seat_counts(game: Game) -> list[int]:
+    return list(range(game.min_seats, game.max_seats + 1))
+
+
+def cases() -> list[tuple[str, int]]:
+    out = []
+    for name in GAMES:
+        g = engine_for(name).game
+        out.extend((name, n) for n in seat_counts(g))
+    return out
+
+
+def test_there_are_games() -> None:
+    assert "downtown" in GAMES
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_files_validate_cleanly(name: str) -> None:
+    game, diags, _ = check_game(games_root() / name)
+    assert game is not None
+    assert [f"{d.span.file}:{d.span.line}: {d.message}" for d in diags] == []
+
+
+def _ledger_ok(engine: Engine, state: dict[str, Any]) -> None:
+    for f in engine.game.seat_fields:
+        if not f.ledger:
+            continue
+        paid, gained = state["ledger"].get(f.name, [[0] * state["seats"], [0] * state["seats"]])
+        for s in range(state["seats"]):
+            assert f.initial - paid[s] + gained[s] == state["seat"][f.name][s], (f.name, s)
+
+
+@pytest.mark.parametrize("name,seats", cases())
+def test_random_games_end_and_keep_the_ledger(name: str, seats: int) -> None:
+    engine = engine_for(name)
+    for seed in range(FAST_GAMES):
+        state, record = play_bots(engine, seats, seed, max_decisions=100_000)
+        assert state["result"] is not None, f"seed {seed} did not end"
+        assert record.winners, f"seed {seed} ended without winners"
+        assert all(0 <= w < seats for w in record.winners)
+        _ledger_ok(engine, state)
+
+
+@pytest.mark.parametrize("name,seats", cases())
+def test_same_seed_same_journal_and_replay(name: str, seats: int) -> None:
+    engine = engine_for(name)
+    for seed in range(0, FAST_GAMES, max(1, FAST_GAMES // 10)):
+        first, a = play_bots(engine, seats, seed, keep_journal=True)
+        second, b = play_bots(engine, seats, seed, keep_journal=True)
+        assert a.journal is not None and b.journal is not None
+        assert a.journal.dumps() == b.journal.dumps()
+        assert to_json(first) == to_json(second)
+        replayed = replay(engine, Journal.load_text(a.journal.dumps()))
+        assert replayed["log"] == first["log"]
+        assert replayed["result"] == first["result"]
+
+
+@pytest.mark.parametrize("name,seats", cases())
+def test_every_state_round_trips_and_apply_does_not_mutate(name: str, seats: int) -> None:
+    engine = engine_for(name)
+    for seed in range(SLOW_GAMES):
+        _, reference = play_bots(engine, seats, seed, keep_journal=True)
+        assert reference.journal is not None
+        state = engine.new_game(seats, seed)
+        choices = []
+        bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
+        while state["result"] is None:
+            seat = engine.open_seats(state)[0]
+            option = engine.option_id(state, seat, bots[seat].pick(engine, state, seat))
+            before = copy_state(state)
+            new = engine.apply(state, option, seat)
+            assert state == before, "apply changed its input"
+            restored = from_json(to_json(new))
+            assert restored == new
+            choices.append((seat, option))
+            state = restored  # the game goes on from the JSON copy
+        assert choices == reference.journal.choices
+        assert state["result"] == reference.journal.result
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_views_hide_what_the_files_hide(name: str) -> None:
+    engine = engine_for(name)
+    g = engine.game
+    seats = g.min_seats
+    state, _ = play_bots(engine, seats, 3, max_decisions=40)
+    for seat in [None, *range(seats)]:
+        v = view(engine, state, seat)
+        for f in g.global_fields:
+            assert (v["global"][f.name] == HIDDEN) == (f.visible != "all")
+        for f in g.seat_fields:
+            for owner in range(seats):
+                shown = v["seats"][f.name][owner]
+                visible = f.visible == "all" or (f.visible == "owner" and owner == seat)
+                assert (shown == HIDDEN) == (not visible)
+        assert "stack" not in v and "rng" not in v
