@@ -65,7 +65,7 @@ class Runtime:
         """Every seat in turn order, starting with `first`."""
         return list(range(first, self.nseats)) + list(range(0, first))
 
-    def choose(self, spec_id: int, L: dict[str, Any], by: int, options: list[Any], prompt: str) -> None:
+    def choose(self, spec_id: int, L: dict[str, Any], by: int, options: list[Any]) -> None:
         """Ask one seat; a single legal option is taken without asking."""
         spec = self.specs[spec_id]
         if not options:
@@ -73,18 +73,18 @@ class Runtime:
         if len(options) == 1:
             L[spec.var] = options[0]
             return
-        self.state["pending"] = {"spec": spec_id, "seats": [by], "options": [options], "prompts": [prompt],
-                                 "answers": [None], "done": [False]}
+        self.state["pending"] = {"spec": spec_id, "seats": [by], "options": [options],
+                                 "answers": [None], "done": [False], "left": 1}
         self.action = _SUSPEND
 
-    def choose_each(self, spec_id: int, L: dict[str, Any], seats: list[int], options_of: Any,
-                    prompt_of: Any) -> None:
+    def choose_each(self, spec_id: int, L: dict[str, Any], seats: list[int], options_of: Any) -> None:
         """Ask several seats at once; their answers stay hidden until every one is in."""
         spec = self.specs[spec_id]
         seats = list(seats)
         options = [options_of(s) for s in seats]
         answers: list[Any] = [None] * len(seats)
         done = [False] * len(seats)
+        left = len(seats)
         for i, opts in enumerate(options):
             if not opts:
                 raise _Located(f"no legal option for '{spec.var}' ({self.names[seats[i]]} has nothing to choose)",
@@ -92,12 +92,12 @@ class Runtime:
             if len(opts) == 1:
                 answers[i] = opts[0]
                 done[i] = True
-        if all(done):
+                left -= 1
+        if not left:
             self.engine._bind_answers(self.state, spec, L, seats, answers)
             return
-        prompts = [prompt_of(s) if not d else "" for s, d in zip(seats, done)]
-        self.state["pending"] = {"spec": spec_id, "seats": seats, "options": options, "prompts": prompts,
-                                 "answers": answers, "done": done}
+        self.state["pending"] = {"spec": spec_id, "seats": seats, "options": options,
+                                 "answers": answers, "done": done, "left": left}
         self.action = _SUSPEND
 
     def call(self, phase: str, L: dict[str, Any]) -> None:
@@ -172,10 +172,16 @@ class Engine:
         open_seats = tuple(s for s, d in zip(p["seats"], p["done"]) if not d)
         choices = {}
         prompts = {}
+        prompt_of = self.program.prompts[p["spec"]]
+        self.runtime.bind(state)
+        L = state["stack"][-1][2]
         for i, s in enumerate(p["seats"]):
             if not p["done"][i]:
                 choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
-                prompts[s] = p["prompts"][i]
+                try:
+                    prompts[s] = prompt_of(self.runtime, L, s)
+                except Exception as err:
+                    raise self._locate(err) from err
         return Decision(spec.var, open_seats, spec.secret, spec.each, prompts, choices)
 
     def result(self, state: dict[str, Any]) -> Result:
@@ -258,8 +264,9 @@ class Engine:
         p = state["pending"]
         p["answers"][i] = p["options"][i][k]
         p["done"][i] = True
+        p["left"] -= 1
         state["decisions"] += 1
-        if not all(p["done"]):
+        if p["left"]:
             return
         spec = self.program.chooses[p["spec"]]
         state["pending"] = None

@@ -32,6 +32,7 @@ class ChooseSpec:
     secret: bool
     each: bool
     span: Span
+    prompt_function: str = ""
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Program:
     loop_spans: list[Span]
     source: str
     line_spans: list[Span | None]
+    prompts: list[Callable[..., str]] = field(default_factory=list)
 
     def span_of_line(self, lineno: int) -> Span | None:
         """Where in the rule files a line of generated code came from."""
@@ -309,8 +311,8 @@ class Compiler:
     def _value(self, e: A.Expr, scope: Scope) -> Code:
         """An expression whose value will be stored: containers are copied unless fresh."""
         code, t = self.exprs.expr(e, scope)
-        if t.kind in ("list", "map", "any") and not isinstance(e, _FRESH):
-            code = f"_dc({code})"
+        if not isinstance(e, _FRESH):
+            code = copy_code(code, t)
         return code, t
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
@@ -521,7 +523,7 @@ class Compiler:
             elif t.kind == "list" and t.elem.kind == "node":
                 fields.append(f"{name!r}: [_nid[x] for x in {code}]")
             else:
-                fields.append(f"{name!r}: _dc({code})" if t.kind in ("list", "map", "any") else f"{name!r}: {code}")
+                fields.append(f"{name!r}: {copy_code(code, t)}")
             if t.kind == "seat":
                 seats.append(f"[{code}]")
             elif t.kind == "list" and t.elem.kind == "seat":
@@ -606,6 +608,9 @@ class Compiler:
 
     def _choose(self, s: A.Choose, scope: Scope, fn: _Function) -> None:
         spec_id = len(self.chooses)
+        # Prompts are text for people: built only when someone looks at the decision, never
+        # on a bot's hot path. The prompt function sees the same locals as the choice.
+        prompt_fn = f"_Q{spec_id}"
         if s.each_var is None:
             by, bt = self.exprs.expr(s.by, scope)
             self.exprs.check(bt, ("seat",), s.by.span, "who chooses")
@@ -614,7 +619,8 @@ class Compiler:
             self.exprs.check(ot, ("list",), s.options.span, "the options of a choice")
             elem = ot.elem
             var_type = elem
-            call = f"c.choose({spec_id}, L, {by}, {opts}, {prompt})"
+            call = f"c.choose({spec_id}, L, {by}, {opts})"
+            seat_param = "_seat"
         else:
             seats, st = self.exprs.expr(s.by, scope)
             if not assignable(list_of(SEAT), st):
@@ -628,16 +634,18 @@ class Compiler:
             prompt = self.exprs.template(s.prompt, inner) if s.prompt else repr(f"Choose {s.var}")
             elem = ot.elem
             var_type = list_of(elem.or_none())
-            call = (f"c.choose_each({spec_id}, L, {seats}, lambda {sv.code}: {opts}, "
-                    f"lambda {sv.code}: {prompt})")
+            call = f"c.choose_each({spec_id}, L, {seats}, lambda {sv.code}: {opts})"
+            seat_param = sv.code
+        prompt_function = _Function(prompt_fn, f"c, L, {seat_param}")
+        prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
+        self.functions.append(prompt_function)
         tag = elem.kind if elem.kind != "list" else f"list:{elem.elem.kind}"
-        self.chooses.append(ChooseSpec(s.var, tag, s.secret, s.each_var is not None, s.span))
-        var = self._declare(s.var, var_type, s.span, scope)
+        self.chooses.append(ChooseSpec(s.var, tag, s.secret, s.each_var is not None, s.span, prompt_fn))
+        self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)
         fn.emit(f"return {after}", s.span)
         fn.switch(after)
-        del var
 
     # ---------------------------------------------------------------- assembly
     def _assemble(self) -> Program:
@@ -687,7 +695,25 @@ class Compiler:
                                          blocks=[namespace[b] for b in block_names[fname]])
             else:
                 phases[name] = PhaseCode(name, params, False, function=namespace[fname])
-        return Program(phases, self.chooses, self.loop_spans, source, spans)
+        prompts = [namespace[spec.prompt_function] for spec in self.chooses]
+        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts)
+
+
+_FLAT = ("int", "str", "bool", "seat", "node", "none")
+
+
+def copy_code(code: str, t: Type) -> str:
+    """Python that copies a value about to be stored, so no two places share a list or map.
+
+    The static type says how deep the copy must go: a list of plain values needs one level.
+    """
+    if t.kind == "list" and t.args[0].kind in _FLAT:
+        return f"{code}[:]"
+    if t.kind == "map" and t.args[1].kind in _FLAT:
+        return f"dict({code})"
+    if t.kind in ("list", "map", "any"):
+        return f"_dc({code})"
+    return code
 
 
 def _prologue(body: list[tuple[int, str, Span | None]]) -> str:
@@ -729,7 +755,7 @@ def _reversed(items: list[Any]) -> list[Any]:
 
 
 _SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "abs": abs, "sorted": sorted,
-                  "list": list, "str": str, "True": True, "False": False, "None": None}
+                  "list": list, "str": str, "dict": dict, "True": True, "False": False, "None": None}
 _HELPERS: dict[str, Any] = {
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
