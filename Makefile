@@ -18,8 +18,9 @@ setup: $(STAMP)
 play: $(STAMP)
 	$(BIN)/cityrules play downtown --seats human,bot,bot,bot
 
-# Set everything up and run the whole test suite.
+# Set everything up and run the whole test suite (type check included).
 test: $(STAMP)
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 # The same suite with fewer per-state conformance games, for day-to-day work.

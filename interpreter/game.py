@@ -36,7 +36,7 @@ class Game:
     start: str
     world: World
     program: Program
-    graph: nx.Graph
+    graph: "nx.Graph[Any]"
     seat_fields: tuple[FieldSpec, ...]
     global_fields: tuple[FieldSpec, ...]
     node_fields: tuple[FieldSpec, ...]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import marshal
 import importlib.util
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import networkx as nx
 
@@ -154,7 +154,7 @@ class _Loader:
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
 
     def board(self, data: dict[str, Any], pos: PositionMap) -> tuple[Any, ...] | None:
-        graph: nx.Graph = nx.Graph()
+        graph: "nx.Graph[Any]" = nx.Graph()
         if "board" not in data:
             return graph, [], {"id": Type("none", (), True)}, {"id": ()}, (), False
         board, bpos, shown = self.yaml(data["board"], "board")
@@ -230,7 +230,7 @@ class _Loader:
                                  f"write the type as '{t}?' to allow none")
             return None
         kind = t.kind
-        ok = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        ok: Callable[[Any], bool] = {"int": lambda v: isinstance(v, int) and not isinstance(v, bool),
               "bool": lambda v: isinstance(v, bool), "str": lambda v: isinstance(v, str),
               "seat": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
               "list": lambda v: isinstance(v, list), "map": lambda v: isinstance(v, dict),

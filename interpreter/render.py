@@ -56,13 +56,13 @@ def board(game: Game, view: dict[str, Any]) -> str:
     for r in range(rows):
         top, bottom = [], []
         for c in range(cols):
-            i = cells.get((r, c))
-            if i is None:
+            node = cells.get((r, c))
+            if node is None:
                 top.append(" " * CELL)
                 bottom.append(" " * CELL)
             else:
-                top.append(badges[i][0][:CELL].center(CELL))
-                bottom.append(badges[i][1][:CELL].center(CELL))
+                top.append(badges[node][0][:CELL].center(CELL))
+                bottom.append(badges[node][1][:CELL].center(CELL))
         lines.append("|" + "|".join(top) + "|")
         lines.append("|" + "|".join(bottom) + "|")
         lines.append(border)

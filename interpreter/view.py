@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .decision import Decision
 from .engine import Engine
 
 HIDDEN = "hidden"
@@ -34,10 +35,10 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
         open_seats = [s for s, d in zip(p["seats"], p["done"]) if not d]
         answered = [s for s, d in zip(p["seats"], p["done"]) if d]
         pending = {"waiting_for": open_seats, "answered": answered}
-        if seat in open_seats:
-            decision = engine.pending(state)
-            pending["prompt"] = decision.prompt(seat)  # type: ignore[union-attr]
-            pending["options"] = [(o.id, o.label) for o in decision.options(seat)]  # type: ignore[union-attr]
+        decision = engine.pending(state) if seat in open_seats else None
+        if seat is not None and isinstance(decision, Decision):
+            pending["prompt"] = decision.prompt(seat)
+            pending["options"] = [(o.id, o.label) for o in decision.options(seat)]
     return {
         "game": state["game"], "seat": seat, "names": list(state["names"]), "seats": seats, "global": glob,
         "node": nodes, "log": log, "pending": pending,

@@ -411,7 +411,8 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str, line0: int,
             line, col = opened[1], opened[2]
         return Diagnostic(_shift(file, line, col, line0, col0), "syntax", msg)
     if isinstance(err, UnexpectedCharacters):
-        ch = source[err.pos_in_stream] if err.pos_in_stream < len(source) else "?"
+        pos = err.pos_in_stream or 0
+        ch = source[pos] if pos < len(source) else "?"
         hint = "write text between double quotes" if ch == "'" else None
         if ch == "/":
             hint = "whole-number division is written //"

@@ -99,7 +99,7 @@ def fmt_value(value: Any, names: list[str], node_ids: tuple[Any, ...], kind: str
     if value is None:
         return "none"
     if kind == "seat":
-        return names[value]
+        return str(names[value])
     if kind == "node":
         return str(node_ids[value])
     if kind == "bool":

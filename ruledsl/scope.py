@@ -29,7 +29,7 @@ class Scope:
         self.vars: dict[str, Var] = {}
         # Locals of resumable phases live in the frame dict `L` so that they survive a pause.
         self.persistent = persistent
-        self.counter = counter if counter is not None else (parent.counter if parent else [0])
+        self.counter: list[int] = counter if counter is not None else (parent.counter if parent else [0])
 
     def child(self) -> "Scope":
         """A nested block sharing the same storage discipline."""
