@@ -40,34 +40,50 @@ def node_badges(game: Game, view: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def board(game: Game, view: dict[str, Any]) -> str:
-    """The board drawn on a grid from each node's `cells`, or a list when it has no coordinates."""
+    """The board drawn from each node's `cells`: a node covering several cells is one box."""
     badges = node_badges(game, view)
-    cells = {}
+    owner: dict[tuple[int, int], int] = {}
     for i, node_cells in enumerate(game.node_cells):
         for rc in node_cells:
-            cells[rc] = i
-    if not cells:
+            owner[rc] = i
+    if not owner:
         return "\n".join(f"  {a:<10} {b}" for a, b in badges)
-    rows = max(r for r, _ in cells) + 1
-    cols = max(c for _, c in cells) + 1
-    lines = []
-    border = "+" + "+".join("-" * CELL for _ in range(cols)) + "+"
-    lines.append(border)
-    for r in range(rows):
-        top, bottom = [], []
+    rows = max(r for r, _ in owner) + 1
+    cols = max(c for _, c in owner) + 1
+    height, width = rows * 3 + 1, cols * (CELL + 1) + 1
+    canvas = [[" "] * width for _ in range(height)]
+
+    def split(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        # A border goes between two cells unless both belong to the same node (or neither is a node).
+        return owner.get(a) != owner.get(b)
+
+    for r in range(rows + 1):
         for c in range(cols):
-            node = cells.get((r, c))
-            if node is None:
-                top.append(" " * CELL)
-                bottom.append(" " * CELL)
-            else:
-                top.append(badges[node][0][:CELL].center(CELL))
-                bottom.append(badges[node][1][:CELL].center(CELL))
-        lines.append("|" + "|".join(top) + "|")
-        lines.append("|" + "|".join(bottom) + "|")
-        lines.append(border)
+            if split((r - 1, c), (r, c)):
+                for x in range(c * (CELL + 1), (c + 1) * (CELL + 1) + 1):
+                    canvas[r * 3][x] = "-" if canvas[r * 3][x] == " " else "+"
+    for r in range(rows):
+        for c in range(cols + 1):
+            if split((r, c - 1), (r, c)):
+                x = c * (CELL + 1)
+                for y in range(r * 3, r * 3 + 4):
+                    canvas[y][x] = "|" if canvas[y][x] == " " else "+"
+    for i, node_cells in enumerate(game.node_cells):
+        if not node_cells:
+            continue
+        top = min(r for r, _ in node_cells)
+        row_cells = sorted(c for r, c in node_cells if r == top)
+        left, span = row_cells[0], len(row_cells)
+        inner = span * (CELL + 1) - 1
+        for line, text in enumerate(badges[i]):
+            text = text[:inner].center(inner)
+            y = top * 3 + 1 + line
+            x0 = left * (CELL + 1) + 1
+            canvas[y][x0:x0 + inner] = list(text)
+    lines = ["".join(row).rstrip() for row in canvas]
     legend = ", ".join(f.name for f in game.node_fields if view["node"][f.name] != HIDDEN)
-    lines.append(f"  each lot: id {legend} (markers by seat initial)" if legend else "")
+    if legend:
+        lines.append(f"  each box: id, then {legend} (seats by initial)")
     return "\n".join(lines)
 
 
