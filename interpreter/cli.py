@@ -29,8 +29,8 @@ def _sessions_dir() -> Path:
     return Path(base) / "cityrules" / "sessions"
 
 
-def _load(name: str) -> Engine:
-    return Engine(load_game(name))
+def _load(name: str, variant: str | None = None) -> Engine:
+    return Engine(load_game(name, variant))
 
 
 # ------------------------------------------------------------------ validate
@@ -47,6 +47,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_USAGE)
             continue
         game, diags, sources = check_game(folder)
+        for variant in game.variants if game else ():
+            _, more, more_sources = check_game(folder, variant)
+            sources.update(more_sources)
+            diags += [d for d in more if d not in diags]
         errors = [d for d in diags if d.severity == "error" or args.strict]
         warnings = [d for d in diags if d not in errors]
         if args.format == "json":
@@ -80,14 +84,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     """A terminal session; resumable from its journal."""
     if args.resume:
         journal = Journal.load(Path(args.resume))
-        engine = _load(journal.game)
+        engine = _load(journal.game, journal.variant)
         kinds = journal.agents or ["human"] + ["bot"] * (journal.seats - 1)
         save = Path(args.resume)
     else:
         if not args.game:
             print("play: name a game (see: cityrules games) or --resume FILE", file=sys.stderr)
             return EXIT_USAGE
-        engine = _load(args.game)
+        engine = _load(args.game, args.variant)
         g = engine.game
         default = ",".join(["human"] + ["bot"] * (max(g.min_seats, min(4, g.max_seats)) - 1))
         kinds = _seat_list(args.seats or default, engine)
@@ -96,7 +100,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if len(names) != len(kinds):
             print(f"play: --names gives {len(names)} names for {len(kinds)} seats", file=sys.stderr)
             return EXIT_USAGE
-        journal = Journal(game_ref(g), len(kinds), seed, names, kinds)
+        journal = Journal(game_ref(g), len(kinds), seed, names, kinds, variant=args.variant)
         save = Path(args.journal) if args.journal else _sessions_dir() / f"{g.name}-seed{seed}.json"
         print(f"{g.title}, seed {seed}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds)))
         if g.reconstructed_board:
@@ -110,7 +114,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Bot games and their statistics."""
-    engine = _load(args.game)
+    engine = _load(args.game, args.variant)
     g = engine.game
     seats = args.players or max(g.min_seats, min(4, g.max_seats))
     if not g.min_seats <= seats <= g.max_seats:
@@ -123,7 +127,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     names = default_names(seats)
     score = g.score_field or "score"
-    print(f"{g.title}: {data['games']} games, {seats} players, seeds {args.seed}..{args.seed + args.n - 1}")
+    variant = f", variant {g.variant}" if g.variant else ""
+    print(f"{g.title}{variant}: {data['games']} games, {seats} players, seeds {args.seed}..{args.seed + args.n - 1}")
     print(f"  {'seat':<8} {'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
     for i in range(seats):
         print(f"  {names[i]:<8} {data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} {data['mean_score'][i]:>12.1f}")
@@ -141,7 +146,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a journal and print its event log and result."""
     journal = Journal.load(Path(args.file))
-    engine = _load(args.game or journal.game)
+    engine = _load(args.game or journal.game, journal.variant)
     state = replay(engine, journal)
     if journal.result is not None and state["result"] != journal.result:
         print(f"replay: the result differs from the one recorded ({journal.result} vs {state['result']})",
@@ -193,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--names", help="comma-separated seat names")
     pl.add_argument("--journal", help="where to save the game (default: a file under ~/.local/state/cityrules)")
     pl.add_argument("--resume", help="continue a saved game from its journal")
+    pl.add_argument("--variant", help="play a variant of the game (see its game.yaml options)")
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="play many bot games and report the figures")
@@ -202,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--json", action="store_true")
     s.add_argument("--journals", help="write each game's journal into this folder")
+    s.add_argument("--variant", help="simulate a variant of the game")
     s.set_defaults(func=cmd_simulate)
 
     r = sub.add_parser("replay", help="replay a journal: event log and result")

@@ -11,7 +11,7 @@ from typing import Any
 
 from ruledsl.compiler import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
-from ruledsl.runtime_support import RuleRuntimeError, fmt_value, id_text
+from ruledsl.runtime_support import RuleRuntimeError
 
 from . import rng
 from .decision import Decision, GameOver, NotYourTurn, Option, Result, UnknownOption
@@ -129,6 +129,13 @@ class Runtime:
             column[seat] += amount
             ledger[1][seat] += amount
 
+    def roll(self, faces: list[Any]) -> Any:
+        """One element of the list, uniformly, from the game's seeded generator."""
+        if not faces:
+            raise RuleRuntimeError("roll from an empty list")
+        self.state["rng"], k = rng.below(self.state["rng"], len(faces))
+        return faces[k]
+
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list with the game's seeded generator."""
         self.state["rng"] = rng.shuffle(self.state["rng"], items)
@@ -228,13 +235,11 @@ class Engine:
         p = state["pending"]
         spec = self.program.chooses[p["spec"]]
         value = p["options"][p["seats"].index(seat)][k]
-        return f"{spec.var}:{id_text(value, self.game.node_ids, spec.elem_kind)}"
+        return f"{spec.var}:{spec.ident(value)}"
 
     # ------------------------------------------------------------ internals
     def _option(self, spec: ChooseSpec, value: Any, names: list[str]) -> Option:
-        nids = self.game.node_ids
-        return Option(f"{spec.var}:{id_text(value, nids, spec.elem_kind)}",
-                      fmt_value(value, names, nids, spec.elem_kind), value)
+        return Option(f"{spec.var}:{spec.ident(value)}", spec.label(value, names), value)
 
     def _validate(self, state: dict[str, Any], option_id: str, seat: int | None) -> tuple[int, int]:
         if state["result"] is not None:
@@ -252,11 +257,10 @@ class Engine:
             raise NotYourTurn(f"it is not {name}'s choice now (waiting for {who})")
         i = p["seats"].index(seat)
         spec = self.program.chooses[p["spec"]]
-        nids = self.game.node_ids
         for k, value in enumerate(p["options"][i]):
-            if f"{spec.var}:{id_text(value, nids, spec.elem_kind)}" == option_id:
+            if f"{spec.var}:{spec.ident(value)}" == option_id:
                 return i, k
-        ids = [f"{spec.var}:{id_text(v, nids, spec.elem_kind)}" for v in p["options"][i]]
+        ids = [f"{spec.var}:{spec.ident(v)}" for v in p["options"][i]]
         raise UnknownOption(f"'{option_id}' is not a legal choice here; legal: {', '.join(ids[:12])}"
                             + (" ..." if len(ids) > 12 else ""))
 

@@ -41,6 +41,8 @@ class Game:
     global_fields: tuple[FieldSpec, ...]
     node_fields: tuple[FieldSpec, ...]
     node_cells: tuple[tuple[tuple[int, int], ...], ...]
+    variant: str | None = None
+    variants: tuple[str, ...] = ()
     score_field: str | None = None
     rounds_field: str | None = None
     reconstructed_board: bool = False

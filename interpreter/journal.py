@@ -25,11 +25,12 @@ class Journal:
     agents: list[str] = field(default_factory=list)
     choices: list[tuple[int, str]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    variant: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
         return {"format": FORMAT, "version": VERSION, "game": self.game, "seats": self.seats,
-                "seed": self.seed, "names": self.names, "agents": self.agents,
+                "seed": self.seed, "names": self.names, "agents": self.agents, "variant": self.variant,
                 "choices": [[s, c] for s, c in self.choices], "result": self.result}
 
     def dumps(self) -> str:
@@ -69,7 +70,7 @@ class Journal:
         try:
             return Journal(str(data["game"]), int(data["seats"]), int(data["seed"]), list(data["names"]),
                            list(data.get("agents", [])), [(int(s), str(c)) for s, c in data["choices"]],
-                           data.get("result"))
+                           data.get("result"), data.get("variant"))
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"{path}: journal is missing or has a bad '{err}'") from None
 

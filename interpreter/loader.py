@@ -71,8 +71,9 @@ def _display(folder: Path, name: str) -> str:
 
 
 class _Loader:
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, variant: str | None = None):
         self.folder = folder
+        self.variant = variant
         self.diags = DiagnosticBag()
         self.sources: dict[str, str] = {}
 
@@ -119,6 +120,7 @@ class _Loader:
         for name, value in (data.get("tables") or {}).items():
             tables[name] = (type_of_data(value), _freeze(value))
             table_spans[name] = pos.nearest(("tables", name))
+        self.apply_variant(data, pos, tables)
         currency = data.get("currency")
         if currency is not None and currency not in seat_fields:
             self.diags.error(pos.nearest(("currency",)), "unknown-field",
@@ -131,12 +133,13 @@ class _Loader:
                                  f"summary {key} '{summary[key]}' is not a {kind} field",
                                  did_you_mean(summary[key], list(fields)))
         adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
+        edges, edge_types = _edge_columns(graph, node_ids, index)
         world = World(
             seat_fields={k: v[0] for k, v in seat_fields.items()},
             global_fields={k: v[0] for k, v in global_fields.items()},
             node_fields={k: v[0] for k, v in node_fields.items()},
             node_attrs=attrs, node_attr_values=attr_values, node_ids=tuple(node_ids),
-            adjacency=adjacency, tables=tables, table_spans=table_spans)
+            adjacency=adjacency, tables=tables, table_spans=table_spans, edges=edges, edge_types=edge_types)
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
             return None
@@ -151,7 +154,32 @@ class _Loader:
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
+            variant=self.variant, variants=tuple(data.get("options") or ()),
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
+
+    def apply_variant(self, data: dict[str, Any], pos: PositionMap, tables: dict[str, tuple[Type, Any]]) -> None:
+        """A variant replaces tables by name: the same rules run on other numbers or switches."""
+        options = data.get("options") or {}
+        for name, option in options.items():
+            for key, value in option["values"].items():
+                where = pos.nearest(("options", name, "values", key))
+                if key not in tables:
+                    self.diags.error(where, "unknown-name", f"variant '{name}' sets '{key}', which is not a table",
+                                     did_you_mean(key, list(tables)))
+                elif not _same_shape(tables[key][0], type_of_data(value)):
+                    self.diags.error(where, "type", f"variant '{name}' sets '{key}' to a {type_of_data(value)}, "
+                                     f"but the table is a {tables[key][0]}")
+        if self.variant is None:
+            return
+        if self.variant not in options:
+            hint = did_you_mean(self.variant, list(options))
+            self.diags.error(pos.nearest(("options",)), "unknown-variant",
+                             f"this game has no variant '{self.variant}'"
+                             + (f" (variants: {', '.join(options)})" if options else " (it has none)"), hint)
+            return
+        for key, value in options[self.variant]["values"].items():
+            if key in tables:
+                tables[key] = (tables[key][0], _freeze(value))
 
     def board(self, data: dict[str, Any], pos: PositionMap) -> tuple[Any, ...] | None:
         graph: "nx.Graph[Any]" = nx.Graph()
@@ -267,6 +295,33 @@ class _Loader:
         return files
 
 
+def _edge_columns(graph: "nx.Graph[Any]", node_ids: list[Any], index: dict[Any, int]) -> tuple[
+        dict[str, tuple[tuple[list[object], ...], ...]], dict[str, Type]]:
+    """Per edge attribute: for each node, its successors with the attribute's value, in node order."""
+    names = sorted({k for _, _, d in graph.edges(data=True) for k in d})
+    columns: dict[str, tuple[tuple[list[object], ...], ...]] = {}
+    types: dict[str, Type] = {}
+    for name in names:
+        per_node = []
+        t: Type = Type("none", (), True)
+        for nid in node_ids:
+            pairs = []
+            for succ in sorted(graph.neighbors(nid), key=lambda m: index[m]):
+                value = graph.edges[nid, succ].get(name)
+                if value is not None:
+                    pairs.append([index[succ], value])
+                    t = unify(t, type_of_data(value))
+            per_node.append(tuple(pairs))
+        columns[name] = tuple(per_node)
+        types[name] = t
+    return columns, types
+
+
+def _same_shape(a: Type, b: Type) -> bool:
+    from ruledsl.types import assignable
+    return assignable(a, b) or assignable(b, a)
+
+
 def _has_int_keys(t: Type) -> bool:
     if t.kind == "map":
         return t.args[0].kind == "int" or _has_int_keys(t.args[1])
@@ -280,18 +335,18 @@ def _freeze(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
-def check_game(folder: Path) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
+def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
     """Load a game folder and return it with every diagnostic (the game is None on errors)."""
-    loader = _Loader(folder)
+    loader = _Loader(folder, variant)
     game = loader.load()
     items = sorted(loader.diags.items, key=lambda d: (d.span.file, d.span.line, d.span.column))
     return game, items, loader.sources
 
 
-def load_game(name_or_path: str) -> Game:
+def load_game(name_or_path: str, variant: str | None = None) -> Game:
     """Load a shipped game by name or a game folder by path; raises RuleFileError on problems."""
     folder = resolve_game(name_or_path)
-    game, diags, sources = check_game(folder)
+    game, diags, sources = check_game(folder, variant)
     if game is None:
         raise RuleFileError([d for d in diags if d.severity == "error"] or diags, sources)
     return game

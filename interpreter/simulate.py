@@ -32,7 +32,8 @@ def play_bots(engine: Engine, seats: int, seed: int, keep_journal: bool = False,
     names = default_names(seats)
     bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
     state = engine.new_game(seats, seed, names)
-    journal = Journal(game_ref(engine.game), seats, seed, names, ["bot"] * seats) if keep_journal else None
+    journal = (Journal(game_ref(engine.game), seats, seed, names, ["bot"] * seats, variant=engine.game.variant)
+               if keep_journal else None)
     while state["result"] is None:
         if max_decisions is not None and state["decisions"] >= max_decisions:
             break

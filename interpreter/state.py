@@ -47,6 +47,7 @@ def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None =
 
     return {
         "game": game.name,
+        "variant": game.variant,
         "seats": seats,
         "names": names,
         "seed": seed,

@@ -105,6 +105,13 @@ class ListLit(Node):
 
 
 @dataclass(frozen=True)
+class TupleLit(Node):
+    """A fixed-length group of values of possibly different types: (piece, cell, "east")."""
+
+    items: tuple["Expr", ...]
+
+
+@dataclass(frozen=True)
 class ListComp(Node):
     elt: "Expr"
     var: str
@@ -127,7 +134,7 @@ class MapComp(Node):
 
 
 Expr = Union[Num, Bool, NoneLit, Template, Name, Attr, Index, Call, BinOp, Not, Neg, IfExp,
-             ListLit, ListComp, MapLit, MapComp]
+             ListLit, TupleLit, ListComp, MapLit, MapComp]
 
 # ----------------------------------------------------------------- statements
 
@@ -174,6 +181,14 @@ class Choose(Node):
     each_var: str | None
     secret: bool
     prompt: Template | None
+
+
+@dataclass(frozen=True)
+class Roll(Node):
+    """`roll face from die_faces`: one element of the list, drawn with the game's seeded generator."""
+
+    var: str
+    source: Expr
 
 
 @dataclass(frozen=True)
@@ -243,8 +258,8 @@ class Break(Node):
     pass
 
 
-Stmt = Union[Let, Assign, If, For, While, Choose, Run, Return, End, Log, Pay, Shuffle, Draw, Add,
-             Remove, Pass, Break]
+Stmt = Union[Let, Assign, If, For, While, Choose, Roll, Run, Return, End, Log, Pay, Shuffle, Draw,
+             Add, Remove, Pass, Break]
 
 # ------------------------------------------------------------------ top level
 

@@ -28,7 +28,8 @@ class ChooseSpec:
     """Static facts about one `choose` statement."""
 
     var: str
-    elem_kind: str       # formatting tag of an option value: int, str, seat, node, bool, list:...
+    label: Callable[[Any, list[str]], str]   # an option's text for people
+    ident: Callable[[Any], str]              # an option's stable id text (after "var:")
     secret: bool
     each: bool
     span: Span
@@ -94,7 +95,8 @@ class _Loop:
 
 
 _FRESH = (A.ListLit, A.ListComp, A.MapLit, A.MapComp)
-_FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass)
+# A formula may compute with loops and its own variables, but never change the game.
+_FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove)
 
 
 class Compiler:
@@ -285,9 +287,16 @@ class Compiler:
         for s in stmts:
             if context == "formula" and not isinstance(s, _FORMULA_STATEMENTS):
                 self.diags.error(s.span, "not-in-formula",
-                                 "a formula only computes a value: it may use let, if and return, "
-                                 "but cannot change the game (use a phase)")
+                                 "a formula only computes a value: it may use let, if, for, while and "
+                                 "return on its own variables, but cannot change the game (use a phase)")
                 continue
+            if context == "formula" and isinstance(s, (A.Assign, A.Add, A.Remove)):
+                target = s.target
+                if not self._formula_local(target, scope):
+                    self.diags.error(target.span, "not-in-formula",
+                                     "a formula may only change its own variables (made with let), "
+                                     "never the game or the values it was given")
+                    continue
             if context == "resumable" and self._suspends(s):
                 self._suspending(s, scope, fn, loops)
             else:
@@ -326,6 +335,8 @@ class Compiler:
             if t.kind == "none":
                 t = ANY
             emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
+            if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
+                scope.vars[s.name].open_type = True
         elif isinstance(s, A.Assign):
             self._assign(s, scope, fn)
         elif isinstance(s, A.If):
@@ -380,11 +391,17 @@ class Compiler:
         elif isinstance(s, A.Shuffle):
             code, _ = self._list_target(s.target, scope, "shuffle")
             emit(f"c.shuffle({code})", s.span)
+        elif isinstance(s, A.Roll):
+            code, t = self.exprs.expr(s.source, scope)
+            self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
+            var = self._declare(s.var, t.elem, s.span, scope)
+            emit(f"{var} = c.roll({code})", s.span)
         elif isinstance(s, A.Draw):
             code, t = self._list_target(s.source, scope, "draw from")
             var = self._declare(s.var, t.elem, s.span, scope)
             emit(f"{var} = _draw({code})", s.span)
         elif isinstance(s, A.Add):
+            self._settle_type(s.target, s.value, scope, element=True)
             code, t = self._list_target(s.target, scope, "add to")
             value, vt = self._value(s.value, scope)
             if not assignable(t.elem, vt):
@@ -398,6 +415,32 @@ class Compiler:
             self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
         else:  # pragma: no cover - the grammar has no other statements
             self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
+
+    def _settle_type(self, target: A.Expr, value: A.Expr, scope: Scope, element: bool) -> None:
+        """Give `let xs = []` its element type from the first value added or stored."""
+        if not isinstance(target, A.Name):
+            return
+        var = scope.lookup(target.name)
+        if var is None or not var.open_type:
+            return
+        saved = self.diags
+        self.diags = self.exprs.diags = DiagnosticBag()  # the value is checked again by the caller
+        try:
+            _, vt = self.exprs.expr(value, scope)
+        finally:
+            self.diags = self.exprs.diags = saved
+        new = list_of(vt) if element else vt
+        if new.kind == "list" and new.args[0].kind not in ("any", "none"):
+            var.type = new
+            var.open_type = False
+
+    def _formula_local(self, e: A.Expr, scope: Scope) -> bool:
+        while isinstance(e, (A.Attr, A.Index)):
+            e = e.obj
+        if not isinstance(e, A.Name):
+            return False
+        var = scope.lookup(e.name)
+        return var is not None and var.kind == "local"
 
     def _tick(self, span: Span, fn: _Function) -> None:
         self.loop_spans.append(span)
@@ -475,6 +518,8 @@ class Compiler:
         if why:
             self.diags.error(s.target.span, "read-only", why)
             return
+        if s.op == "=":
+            self._settle_type(s.target, s.value, scope, element=False)
         target, tt = self.exprs.expr(s.target, scope)
         value, vt = self._value(s.value, scope)
         if s.op == "=":
@@ -639,8 +684,9 @@ class Compiler:
         prompt_function = _Function(prompt_fn, f"c, L, {seat_param}")
         prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
         self.functions.append(prompt_function)
-        tag = elem.kind if elem.kind != "list" else f"list:{elem.elem.kind}"
-        self.chooses.append(ChooseSpec(s.var, tag, s.secret, s.each_var is not None, s.span, prompt_fn))
+        nids = self.world.node_ids
+        self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids), R.make_identifier(elem, nids),
+                                       s.secret, s.each_var is not None, s.span, prompt_fn))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)
@@ -759,7 +805,7 @@ _SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "abs": abs, "s
 _HELPERS: dict[str, Any] = {
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
-    "_fmt": R.fmt_value, "_reversed": _reversed,
+    "_fmt": R.fmt_value, "_reversed": _reversed, "_follow": R.follow,
 }
 
 

@@ -7,8 +7,9 @@ from typing import Callable
 from . import ast as A
 from .diagnostics import DiagnosticBag, Span, did_you_mean
 from .scope import Scope, Var
+from .runtime_support import make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
-                    unify)
+                    tuple_of, unify)
 from .world import World
 
 Code = tuple[str, Type]
@@ -19,7 +20,7 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "len": (1, 1), "count": (1, 1), "sum": (1, 1), "max": (1, 2), "min": (1, 2), "any": (1, 1),
     "all": (1, 1), "range": (1, 2), "neighbours": (1, 1), "unique": (1, 1), "sorted": (1, 1),
     "reversed": (1, 1), "next_seat": (1, 2), "seats_from": (1, 1), "index": (2, 2), "abs": (1, 1),
-    "get": (3, 3), "keys": (1, 1), "str": (1, 1),
+    "get": (3, 3), "keys": (1, 1), "str": (1, 1), "follow": (3, 3), "exits": (2, 2),
 }
 CONSTANTS = ("seats", "nodes")
 KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let", "phase",
@@ -79,7 +80,8 @@ class Expressions:
                 return f"c.names[{code}]"
             if tag == "node":
                 return f"_nids[{code}]"
-        return f"_fmt({code}, c.names, _nid, {tag!r})"
+        formatter = self.const("fmt", str(t), make_formatter(t, self.world.node_ids))
+        return f"{formatter}({code}, c.names)"
 
     # ------------------------------------------------------------- expressions
     def expr(self, e: A.Expr, scope: Scope) -> Code:
@@ -168,9 +170,27 @@ class Expressions:
             return (f"{obj}[{e.name!r}]", ANY)
         return self.err(e.span, "type", f"a value of type {t} has no field '{e.name}'")
 
+    def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
+        codes, types = [], []
+        for item in e.items:
+            code, t = self.expr(item, scope)
+            codes.append(code)
+            types.append(t)
+        return ("[" + ", ".join(codes) + "]", tuple_of(*types))
+
     def _Index(self, e: A.Index, scope: Scope) -> Code:
         obj, t = self.expr(e.obj, scope)
         idx, it = self.expr(e.index, scope)
+        if t.kind == "tuple":
+            if isinstance(e.index, A.Num):
+                if not 0 <= e.index.value < len(t.args):
+                    return self.err(e.index.span, "type", f"a {t} has positions 0 to {len(t.args) - 1}")
+                return (f"{obj}[{idx}]", t.args[e.index.value])
+            self.check(it, ("int",), e.index.span, "a tuple position")
+            elem: Type = NONE
+            for a in t.args:
+                elem = unify(elem, a)
+            return (f"{obj}[{idx}]", elem)
         if t.kind == "list":
             self.check(it, ("int", "seat"), e.index.span, "a list index")
             return (f"{obj}[{idx}]", t.args[0])
@@ -395,6 +415,21 @@ class Expressions:
             return (f"list({a0})", list_of(t0.args[0] if t0.kind == "map" else ANY))
         if name == "str":
             return (self.fmt(a0, t0), STR)
+        if name in ("follow", "exits"):
+            self.check(t0, ("node",), sp, f"the first value of {name}()")
+            attr_arg = e.args[1]
+            if not (isinstance(attr_arg, A.Template) and attr_arg.is_plain):
+                return self.err(attr_arg.span, "type", f"the edge attribute of {name}() must be written as a text, "
+                                "like \"dir\"")
+            attr = attr_arg.text
+            if attr not in self.world.edges:
+                return self.err(attr_arg.span, "unknown-field", f"no edge of the board has an attribute '{attr}'",
+                                did_you_mean(attr, list(self.world.edges)))
+            column = self.const("edges", attr, self.world.edges[attr])
+            vt = self.world.edge_types[attr]
+            if name == "exits":
+                return (f"list({column}[{a0}])", list_of(tuple_of(NODE, vt)))
+            return (f"_follow({column}[{a0}], {args[2][0]})", NODE.or_none())
         return self.err(e.span, "unknown-name", f"no function called '{name}'")
 
 

@@ -302,6 +302,14 @@ class _Builder(Transformer[Token, Any]):
         return A.ListLit(self._span(meta), tuple(c[0] or ()))
 
     @v_args(meta=True)
+    def tuple_lit(self, meta: Any, c: list[Any]) -> A.TupleLit:
+        return A.TupleLit(self._span(meta), (c[0],) + tuple(c[1] or ()))
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta: Any, c: list[Any]) -> A.Roll:
+        return A.Roll(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
     def list_comp(self, meta: Any, c: list[Any]) -> A.ListComp:
         return A.ListComp(self._span(meta), c[0], str(c[1]), c[2], c[3])
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import marshal
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+if TYPE_CHECKING:
+    from .types import Type
 
 
 class RuleRuntimeError(Exception):
@@ -127,3 +130,49 @@ def id_text(value: Any, node_ids: tuple[Any, ...], kind: str) -> str:
 def kind_tag(type_kind: str, elem_kind: str | None = None) -> str:
     """The formatting tag used by fmt_value and id_text."""
     return f"list:{elem_kind}" if type_kind == "list" and elem_kind else type_kind
+
+
+Formatter = Callable[[Any, list[str]], str]
+Identifier = Callable[[Any], str]
+
+
+def make_formatter(t: "Type", node_ids: tuple[Any, ...]) -> Formatter:
+    """A function giving a value's display text from its static type (seat names, node ids...)."""
+    kind = t.kind
+    if kind == "seat":
+        return lambda v, names: "none" if v is None else str(names[v])
+    if kind == "node":
+        return lambda v, names: "none" if v is None else str(node_ids[v])
+    if kind == "bool":
+        return lambda v, names: "none" if v is None else ("yes" if v else "no")
+    if kind == "list":
+        inner = make_formatter(t.args[0], node_ids)
+        return lambda v, names: "none" if v is None else ", ".join(inner(x, names) for x in v)
+    if kind == "tuple":
+        parts = [make_formatter(a, node_ids) for a in t.args]
+        return lambda v, names: "none" if v is None else " ".join(f(x, names) for f, x in zip(parts, v))
+    return lambda v, names: "none" if v is None else str(v)
+
+
+def make_identifier(t: "Type", node_ids: tuple[Any, ...]) -> Identifier:
+    """A function giving a value's stable text inside an option id (`r4c3`, `7`, `yes`, ...)."""
+    kind = t.kind
+    if kind == "node":
+        return lambda v: "none" if v is None else str(node_ids[v])
+    if kind == "bool":
+        return lambda v: "none" if v is None else ("yes" if v else "no")
+    if kind in ("list", "tuple"):
+        parts = [make_identifier(a, node_ids) for a in t.args] if kind == "tuple" else []
+        inner = make_identifier(t.args[0], node_ids) if kind == "list" else None
+        if inner is not None:
+            return lambda v: "none" if v is None else "+".join(inner(x) for x in v)
+        return lambda v: "none" if v is None else ":".join(f(x) for f, x in zip(parts, v))
+    return lambda v: "none" if v is None else str(v)
+
+
+def follow(exits: tuple[tuple[int, Any], ...], value: Any) -> int | None:
+    """The first node reached by an edge whose attribute equals value, or None."""
+    for node, attr in exits:
+        if attr == value:
+            return node
+    return None

@@ -19,6 +19,8 @@ class Var:
     kind: str          # "local" | "param" | "loop" | "comp"
     span: Span
     used: bool = False
+    # `let xs = []` has no element type yet: the first value added or stored gives it one.
+    open_type: bool = False
 
 
 class Scope:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Type:
-    """A value type. `kind` is one of int, bool, str, seat, node, none, any, list, map."""
+    """A value type. `kind` is one of int, bool, str, seat, node, none, any, list, map, tuple."""
 
     kind: str
     args: tuple["Type", ...] = ()
@@ -19,6 +19,8 @@ class Type:
             text = f"list[{self.args[0]}]"
         elif self.kind == "map":
             text = f"map[{self.args[0]}, {self.args[1]}]"
+        elif self.kind == "tuple":
+            text = "tuple[" + ", ".join(str(a) for a in self.args) + "]"
         else:
             text = self.kind
         return text + ("?" if self.nullable and self.kind not in ("none", "any") else "")
@@ -57,6 +59,11 @@ def map_of(k: Type, v: Type) -> Type:
     return Type("map", (k, v))
 
 
+def tuple_of(*items: Type) -> Type:
+    """tuple[a, b, ...]."""
+    return Type("tuple", tuple(items))
+
+
 class TypeSyntaxError(ValueError):
     """A type written in a rules or YAML file that does not parse."""
 
@@ -79,7 +86,7 @@ def parse_type(text: str) -> Type:
         pos += 1
         if word in SCALARS:
             t = SCALARS[word]
-        elif word in ("list", "map"):
+        elif word in ("list", "map", "tuple"):
             if pos >= len(tokens) or tokens[pos] != "[":
                 raise TypeSyntaxError(f"'{word}' needs its element type in brackets, e.g. {word}[int]"
                                       if word == "list" else "map needs key and value types, e.g. map[str, int]")
@@ -95,9 +102,13 @@ def parse_type(text: str) -> Type:
                 raise TypeSyntaxError("list takes one element type")
             if word == "map" and (len(inner) != 2 or inner[0].kind not in ("str", "int")):
                 raise TypeSyntaxError("map takes a key type (str or int) and a value type")
-            t = list_of(inner[0]) if word == "list" else map_of(inner[0], inner[1])
+            if word == "tuple":
+                t = tuple_of(*inner)
+            else:
+                t = list_of(inner[0]) if word == "list" else map_of(inner[0], inner[1])
         else:
-            raise TypeSyntaxError(f"unknown type '{word}' (types: int, bool, str, seat, node, list[...], map[...])")
+            raise TypeSyntaxError(f"unknown type '{word}' (types: int, bool, str, seat, node, list[...], "
+                                  "map[...], tuple[...])")
         if pos < len(tokens) and tokens[pos] == "?":
             pos += 1
             t = t.or_none()
@@ -124,6 +135,8 @@ def assignable(target: Type, value: Type) -> bool:
         return value.args[0].kind == "none" or assignable(target.args[0], value.args[0])
     if target.kind == "map":
         return assignable(target.args[0], value.args[0]) and assignable(target.args[1], value.args[1])
+    if target.kind == "tuple":
+        return len(target.args) == len(value.args) and all(assignable(a, b) for a, b in zip(target.args, value.args))
     return True
 
 
@@ -142,6 +155,10 @@ def unify(a: Type, b: Type) -> Type:
         return Type("list", (unify(a.args[0], b.args[0]),), nullable)
     if a.kind == "map":
         return Type("map", (unify(a.args[0], b.args[0]), unify(a.args[1], b.args[1])), nullable)
+    if a.kind == "tuple":
+        if len(a.args) != len(b.args):
+            return ANY
+        return Type("tuple", tuple(unify(x, y) for x, y in zip(a.args, b.args)), nullable)
     return Type(a.kind, (), nullable)
 
 

@@ -37,3 +37,6 @@ class World:
     adjacency: tuple[tuple[int, ...], ...]
     tables: Mapping[str, tuple[Type, object]]
     table_spans: Mapping[str, Span] = field(default_factory=dict)
+    # For each edge attribute: per node index, the (successor index, attribute value) pairs.
+    edges: Mapping[str, tuple[tuple[list[object], ...], ...]] = field(default_factory=dict)
+    edge_types: Mapping[str, Type] = field(default_factory=dict)
