@@ -348,7 +348,10 @@ class Compiler:
                 self._body(s.orelse, scope, fn, loops, context)
         elif isinstance(s, A.For):
             # Like the resumable form below: the loop runs over the list as it was when it began.
-            it, t = self._value(s.iter, scope)
+            # The snapshot lives only while the loop runs, so one level of copying is enough.
+            it, t = self.exprs.expr(s.iter, scope)
+            if not isinstance(s.iter, _FRESH + (A.Call,)):
+                it = f"list({it})"
             self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
             inner = scope.child()
             var = self._declare(s.var, t.elem, s.span, inner, "loop")
@@ -416,6 +419,15 @@ class Compiler:
         else:  # pragma: no cover - the grammar has no other statements
             self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
 
+    def _type_of(self, e: A.Expr, scope: Scope) -> Type:
+        """The type of an expression, without reporting anything (it is checked where it is used)."""
+        saved = self.diags
+        self.diags = self.exprs.diags = DiagnosticBag()
+        try:
+            return self.exprs.expr(e, scope)[1]
+        finally:
+            self.diags = self.exprs.diags = saved
+
     def _settle_type(self, target: A.Expr, value: A.Expr, scope: Scope, element: bool) -> None:
         """Give `let xs = []` its element type from the first value added or stored."""
         if not isinstance(target, A.Name):
@@ -423,12 +435,7 @@ class Compiler:
         var = scope.lookup(target.name)
         if var is None or not var.open_type:
             return
-        saved = self.diags
-        self.diags = self.exprs.diags = DiagnosticBag()  # the value is checked again by the caller
-        try:
-            _, vt = self.exprs.expr(value, scope)
-        finally:
-            self.diags = self.exprs.diags = saved
+        vt = self._type_of(value, scope)
         new = list_of(vt) if element else vt
         if new.kind == "list" and new.args[0].kind not in ("any", "none"):
             var.type = new
@@ -492,7 +499,7 @@ class Compiler:
                 return f"'{e.name}' is fixed by the game"
             return None  # unknown names are reported by the expression checker
         if isinstance(e, A.Attr):
-            _, t = self.exprs.expr(e.obj, scope)
+            t = self._type_of(e.obj, scope)
             if t.kind == "node" and e.name in self.world.node_attrs and e.name not in self.world.node_fields:
                 return f"'{e.name}' is a board attribute, fixed in the board file"
             if t.kind == "seat" and e.name in self.world.seat_fields:
@@ -503,6 +510,9 @@ class Compiler:
                 return None
             return self._writable(e.obj, scope)
         if isinstance(e, A.Index):
+            t = self._type_of(e.obj, scope)
+            if t.kind == "tuple":
+                return "a tuple is a fixed value: build a new one instead of changing a part"
             return self._writable(e.obj, scope)
         return "only variables, state fields and their parts can be changed"
 
@@ -745,7 +755,8 @@ class Compiler:
         return Program(phases, self.chooses, self.loop_spans, source, spans, prompts)
 
 
-_FLAT = ("int", "str", "bool", "seat", "node", "none")
+# Values that are never changed in place: sharing them is safe (tuples cannot be changed).
+_FLAT = ("int", "str", "bool", "seat", "node", "none", "tuple")
 
 
 def copy_code(code: str, t: Type) -> str:
@@ -757,6 +768,8 @@ def copy_code(code: str, t: Type) -> str:
         return f"{code}[:]"
     if t.kind == "map" and t.args[1].kind in _FLAT:
         return f"dict({code})"
+    if t.kind == "list" and t.args[0].kind == "list" and t.args[0].args[0].kind in _FLAT:
+        return f"[_x[:] for _x in {code}]"
     if t.kind in ("list", "map", "any"):
         return f"_dc({code})"
     return code
