@@ -43,6 +43,7 @@ class Game:
     node_cells: tuple[tuple[tuple[int, int], ...], ...]
     variant: str | None = None
     variants: tuple[str, ...] = ()
+    display: dict[str, str] = field(default_factory=dict)
     score_field: str | None = None
     rounds_field: str | None = None
     reconstructed_board: bool = False

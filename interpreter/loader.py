@@ -143,9 +143,22 @@ class _Loader:
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
             return None
-        program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)))
+        program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
+                                       tuple((data.get("display") or {}).values()))
         self.diags.extend(diags)
         if program is None:
+            return None
+        display = data.get("display") or {}
+        for key, name in display.items():
+            found = program.formulas.get(name)
+            where = pos.nearest(("display", key))
+            if found is None:
+                self.diags.error(where, "unknown-name", f"display {key} '{name}' is not a formula",
+                                 did_you_mean(name, list(program.formulas)))
+            elif [t.kind for t in found[1]] != ["node"] or found[2].kind not in ("str", "any"):
+                self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
+                                 "giving a text, like: formula label(n: node) = ...")
+        if self.diags.has_errors:
             return None
         return Game(
             name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
@@ -154,7 +167,7 @@ class _Loader:
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
-            variant=self.variant, variants=tuple(data.get("options") or ()),
+            variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
 
     def apply_variant(self, data: dict[str, Any], pos: PositionMap, tables: dict[str, tuple[Type, Any]]) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .engine import Engine
 from .game import Game
-from .view import HIDDEN
+from .view import HIDDEN, masked_state
 
 CELL = 8
 
@@ -20,6 +21,27 @@ def _short(value: Any, names: list[str]) -> str:
     if isinstance(value, list):
         return "".join(names[v][0] if isinstance(v, int) and 0 <= v < len(names) else "?" for v in value)
     return str(value)
+
+
+def display_badges(engine: Engine, state: dict[str, Any], seat: int | None) -> list[tuple[str, str]] | None:
+    """Two lines per node from the game's own display formulas, run on what `seat` may see."""
+    display = engine.game.display
+    if not display:
+        return None
+    masked = masked_state(engine, state, seat)
+    runtime = engine.runtime
+    runtime.bind(masked)
+    lines: list[tuple[str, str]] = []
+    try:
+        for i, _ in enumerate(engine.game.node_ids):
+            texts = []
+            for key in ("label", "detail"):
+                name = display.get(key)
+                texts.append(str(engine.program.formulas[name][0](runtime, i)) if name else "")
+            lines.append((texts[0], texts[1]))
+    except Exception:  # a display formula failing must never stop a game: fall back to the default
+        return None
+    return lines
 
 
 def node_badges(game: Game, view: dict[str, Any]) -> list[tuple[str, str]]:
@@ -39,9 +61,9 @@ def node_badges(game: Game, view: dict[str, Any]) -> list[tuple[str, str]]:
     return badges
 
 
-def board(game: Game, view: dict[str, Any]) -> str:
+def board(game: Game, view: dict[str, Any], badges: list[tuple[str, str]] | None = None) -> str:
     """The board drawn from each node's `cells`: a node covering several cells is one box."""
-    badges = node_badges(game, view)
+    badges = badges or node_badges(game, view)
     owner: dict[tuple[int, int], int] = {}
     for i, node_cells in enumerate(game.node_cells):
         for rc in node_cells:
@@ -82,7 +104,7 @@ def board(game: Game, view: dict[str, Any]) -> str:
             canvas[y][x0:x0 + inner] = list(text)
     lines = ["".join(row).rstrip() for row in canvas]
     legend = ", ".join(f.name for f in game.node_fields if view["node"][f.name] != HIDDEN)
-    if legend:
+    if legend and not game.display:
         lines.append(f"  each box: id, then {legend} (seats by initial)")
     return "\n".join(lines)
 

@@ -139,7 +139,8 @@ class Session:
             self.write("\n".join("  " + line for line in new[-log_lines:]))
         self.shown_log = len(v["log"])
         self.write("")
-        self.write(render.board(self.engine.game, v))
+        badges = render.display_badges(self.engine, self.state, seat)
+        self.write(render.board(self.engine.game, v, badges))
         self.write(render.public_globals(self.engine.game, v))
         self.write(render.seats_table(self.engine.game, v, seat))
 

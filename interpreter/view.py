@@ -6,6 +6,7 @@ from typing import Any
 
 from .decision import Decision
 from .engine import Engine
+from .state import copy_state
 
 HIDDEN = "hidden"
 
@@ -14,6 +15,38 @@ def _seat_value(visible: str, owner: int, seat: int | None, value: Any) -> Any:
     if visible == "all" or (visible == "owner" and seat == owner):
         return value
     return HIDDEN
+
+
+def _blank(type_text: str) -> Any:
+    """A harmless stand-in of the field's type for something the seat may not see."""
+    if type_text.endswith("?"):
+        return None
+    return {"int": 0, "bool": False, "str": ""}.get(type_text, [] if type_text.startswith("list") else
+                                                   {} if type_text.startswith("map") else None)
+
+
+def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """A copy of the state with everything hidden from `seat` blanked out.
+
+    Code that shows a state to a person (e.g. the game's display formulas) runs on this copy,
+    so it cannot reveal what the seat may not see, however the formulas are written.
+    """
+    masked = copy_state(state)
+    game = engine.game
+    for f in game.global_fields:
+        if f.visible != "all":
+            masked["global"][f.name] = _blank(f.type_text)
+    for f in game.seat_fields:
+        for owner in range(state["seats"]):
+            if not (f.visible == "all" or (f.visible == "owner" and owner == seat)):
+                masked["seat"][f.name][owner] = _blank(f.type_text)
+    for f in game.node_fields:
+        if f.visible != "all":
+            masked["node"][f.name] = [_blank(f.type_text) for _ in masked["node"][f.name]]
+    masked["stack"] = []
+    masked["pending"] = None
+    masked["log"] = []
+    return masked
 
 
 def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:

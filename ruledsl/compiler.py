@@ -57,6 +57,8 @@ class Program:
     source: str
     line_spans: list[Span | None]
     prompts: list[Callable[..., str]] = field(default_factory=list)
+    # name -> (function taking the runtime then the arguments, parameter types, result type)
+    formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
 
     def span_of_line(self, lineno: int) -> Span | None:
         """Where in the rule files a line of generated code came from."""
@@ -102,7 +104,8 @@ _FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A
 class Compiler:
     """Checks rules files against a World and produces a Program plus diagnostics."""
 
-    def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span):
+    def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
+                 used_elsewhere: tuple[str, ...] = ()):
         self.world = world
         self.diags = DiagnosticBag()
         self.exprs = Expressions(world, self.diags, self._formula_sig, lambda: list(self.formulas),
@@ -114,7 +117,7 @@ class Compiler:
         self.functions: list[_Function] = []
         self.formula_done: dict[str, tuple[list[Type], Type, str]] = {}
         self.formula_busy: list[str] = []
-        self.formula_used: set[str] = set()
+        self.formula_used: set[str] = set(used_elsewhere)
         self.chooses: list[ChooseSpec] = []
         self.loop_spans: list[Span] = []
         self.resumable: set[str] = set()
@@ -752,7 +755,8 @@ class Compiler:
             else:
                 phases[name] = PhaseCode(name, params, False, function=namespace[fname])
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
-        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts)
+        formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
+        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas)
 
 
 # Values that are never changed in place: sharing them is safe (tuples cannot be changed).
@@ -822,7 +826,11 @@ _HELPERS: dict[str, Any] = {
 }
 
 
-def compile_rules(world: World, files: list[A.RulesFile], start: str,
-                  start_span: Span) -> tuple[Program | None, list[Diagnostic]]:
-    """Check and compile a game's rules files against its World."""
-    return Compiler(world, files, start, start_span).compile()
+def compile_rules(world: World, files: list[A.RulesFile], start: str, start_span: Span,
+                  used_elsewhere: tuple[str, ...] = ()) -> tuple[Program | None, list[Diagnostic]]:
+    """Check and compile a game's rules files against its World.
+
+    `used_elsewhere` names formulas the game's data refers to (e.g. for display), so they are
+    not reported as unused.
+    """
+    return Compiler(world, files, start, start_span, used_elsewhere).compile()

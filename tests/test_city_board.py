@@ -177,7 +177,7 @@ def test_shops_front_the_street_cells(graph: "nx.DiGraph[str]") -> None:
         assert cell in streets and shop in shops and shops[shop]["front"] == cell
 
 
-def test_shop_sides_and_drawing_cells(graph: "nx.DiGraph[str]") -> None:
+def test_shop_sides_and_blocks(graph: "nx.DiGraph[str]") -> None:
     streets = nodes_of(graph, "street")
     for n, a in nodes_of(graph, "shop").items():
         r, c = rc_of(a["front"])
@@ -188,9 +188,11 @@ def test_shop_sides_and_drawing_cells(graph: "nx.DiGraph[str]") -> None:
         inside = 0 <= beyond[0] < ROWS and 0 <= beyond[1] < COLS
         if inside:
             assert LAYOUT[beyond[0]][beyond[1]] == "."
-            assert a["cells"] == [list(beyond)], n
+            assert a["block"] == [list(beyond)], n
         else:
-            assert "cells" not in a, n
+            assert "block" not in a, n
+        # Shops are shown on their street cell's box, so they are not drawn on their own.
+        assert "cells" not in a, n
     side = {a["front"]: a["side"] for a in nodes_of(graph, "shop").values()}
     # Ring cells face inward; where inward is a street (T-junctions, corners) the store is outside.
     assert all(side[sid((0, c))] == "south" for c in (1, 2, 4, 5))
