@@ -120,7 +120,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if not g.min_seats <= seats <= g.max_seats:
         print(f"simulate: {g.title} is for {g.min_seats} to {g.max_seats} players, not {seats}", file=sys.stderr)
         return EXIT_USAGE
-    report = simulate(engine, args.n, seats, args.seed, Path(args.journals) if args.journals else None)
+    report = simulate(engine, args.n, seats, args.seed, Path(args.journals) if args.journals else None,
+                      args.cap)
     data = report.as_dict()
     if args.json:
         print(json.dumps(data, indent=1))
@@ -132,7 +133,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  {'seat':<8} {'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
     for i in range(seats):
         print(f"  {names[i]:<8} {data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} {data['mean_score'][i]:>12.1f}")
-    print(f"  shared wins: {data['shared_wins']}   unfinished: {data['unfinished']}")
+    capped = f" (stopped at the cap of {args.cap} decisions; not counted as wins)" if args.cap else ""
+    print(f"  shared wins: {data['shared_wins']}   unfinished: {data['unfinished']}{capped}")
     if data["mean_rounds"] is not None:
         print(f"  rounds per game: {data['mean_rounds']:.2f}")
     print(f"  decisions per game: {data['mean_decisions']:.1f}")
@@ -209,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--journals", help="write each game's journal into this folder")
     s.add_argument("--variant", help="simulate a variant of the game")
+    s.add_argument("--cap", type=int, help="stop a game after this many decisions (reported as unfinished)")
     s.set_defaults(func=cmd_simulate)
 
     r = sub.add_parser("replay", help="replay a journal: event log and result")

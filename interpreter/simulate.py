@@ -97,15 +97,19 @@ class Report:
         }
 
 
-def simulate(engine: Engine, games: int, seats: int, seed: int = 0, journals: Path | None = None) -> Report:
-    """Play `games` bot games with seeds seed, seed+1, ...; write journals into a folder if asked."""
+def simulate(engine: Engine, games: int, seats: int, seed: int = 0, journals: Path | None = None,
+             cap: int | None = None) -> Report:
+    """Play `games` bot games with seeds seed, seed+1, ...; write journals into a folder if asked.
+
+    `cap` stops a game after that many decisions; such a game is counted as unfinished, never as a win.
+    """
     report = Report(engine.game.name, seats, wins=[0] * seats, score_sum=[0] * seats)
     if journals is not None:
         journals.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
-        _, record = play_bots(engine, seats, game_seed, keep_journal=journals is not None)
+        _, record = play_bots(engine, seats, game_seed, keep_journal=journals is not None, max_decisions=cap)
         report.add(record)
         if journals is not None and record.journal is not None:
             record.journal.save(journals / f"{engine.game.name}-{seats}p-seed{game_seed}.json")
