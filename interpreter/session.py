@@ -33,6 +33,21 @@ class Quit(Exception):
     """The player asked to stop; the session is saved."""
 
 
+def option_columns(labels: list[str], width: int = 100) -> str:
+    """Numbered options, in as many columns as fit: long lists stay on one screen."""
+    entries = [f"{k:>3}. {label}" for k, label in enumerate(labels, 1)]
+    if len(entries) <= 12:
+        return "\n".join(entries)
+    cell = max(len(e) for e in entries) + 2
+    columns = max(1, width // cell)
+    rows = -(-len(entries) // columns)
+    lines = []
+    for r in range(rows):
+        row = [entries[c * rows + r] for c in range(columns) if c * rows + r < len(entries)]
+        lines.append("".join(e.ljust(cell) for e in row).rstrip())
+    return "\n".join(lines)
+
+
 def parse_answer(text: str, options: tuple[Option, ...]) -> Option | None:
     """The option a typed answer means: its number, its id, the part after ':', or a unique prefix."""
     text = text.strip()
@@ -102,8 +117,7 @@ class Session:
         self.show(seat)
         options = decision.options(seat)
         self.write(f"\n{name}: {decision.prompt(seat)}" + ("  (secret)" if decision.secret else ""))
-        for k, o in enumerate(options, 1):
-            self.write(f"  {k:>2}. {o.label}")
+        self.write(option_columns([o.label for o in options]))
         while True:
             try:
                 text = self.read(f"{name}> ")

@@ -52,3 +52,13 @@ def test_journal_rejects_files_that_are_not_journals(tmp_path: Path) -> None:
         assert "not a cityrules journal" in str(err)
     else:
         raise AssertionError("accepted a non-journal")
+
+
+def test_long_option_lists_are_laid_out_in_numbered_columns() -> None:
+    from interpreter.session import option_columns
+    labels = [f"cell {i}" for i in range(40)]
+    text = option_columns(labels, width=80)
+    lines = text.splitlines()
+    assert len(lines) < 40
+    assert all(f"{k}. cell {k - 1}" in text for k in range(1, 41))
+    assert option_columns(["a", "b"]) == "  1. a\n  2. b"
