@@ -20,6 +20,7 @@ from .game import Game
 from .state import copy_state, initial_state
 
 STEP_BUDGET = 2_000_000
+MAX_DEPTH = 200
 _CALL = 1
 _SUSPEND = 2
 
@@ -102,6 +103,8 @@ class Runtime:
 
     def call(self, phase: str, L: dict[str, Any]) -> None:
         """Enter a phase that may wait for decisions."""
+        if len(self.state["stack"]) >= MAX_DEPTH:
+            raise RuleRuntimeError(f"phases run each other more than {MAX_DEPTH} deep: does this 'run' ever stop?")
         self.new_frame = [phase, 0, L]
         self.action = _CALL
 

@@ -100,6 +100,7 @@ class _Loader:
         if self.diags.has_errors or not isinstance(data, dict):
             return None
         seats = data["seats"]
+        self.min_seats = seats["min"]
         if seats["min"] > seats["max"]:
             self.diags.error(pos.nearest(("seats",)), "schema", "seats.min is larger than seats.max")
         board = self.board(data, pos)
@@ -120,6 +121,11 @@ class _Loader:
         for name, value in (data.get("tables") or {}).items():
             tables[name] = (type_of_data(value), _freeze(value))
             table_spans[name] = pos.nearest(("tables", name))
+            self.whole_numbers(value, ("tables", name), pos)
+            for kind, fields in (("global", global_fields), ("seat", seat_fields), ("node", node_fields)):
+                if name in fields:
+                    self.diags.error(table_spans[name], "duplicate",
+                                     f"'{name}' is both a table and a {kind} field: rename one of them")
         self.apply_variant(data, pos, tables)
         currency = data.get("currency")
         if currency is not None and currency not in seat_fields:
@@ -170,6 +176,18 @@ class _Loader:
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
 
+    def whole_numbers(self, value: Any, path: tuple[Any, ...], pos: PositionMap) -> None:
+        """The rules count in whole numbers: a fraction in the data is a mistake to report."""
+        if isinstance(value, float):
+            self.diags.error(pos.nearest(path), "type", f"{value} is not a whole number",
+                             "the rules language counts in whole numbers")
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                self.whole_numbers(item, path + (i,), pos)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                self.whole_numbers(item, path + (key,), pos)
+
     def apply_variant(self, data: dict[str, Any], pos: PositionMap, tables: dict[str, tuple[Type, Any]]) -> None:
         """A variant replaces tables by name: the same rules run on other numbers or switches."""
         options = data.get("options") or {}
@@ -211,6 +229,7 @@ class _Loader:
             if nid in graph:
                 self.diags.error(bpos.nearest(("nodes", i, "id")), "duplicate", f"node id {nid!r} is used twice")
                 continue
+            self.whole_numbers(node, ("nodes", i), bpos)
             graph.add_node(nid, **{k: v for k, v in node.items() if k != "id"})
             node_ids.append(nid)
         for i, edge in enumerate(board.get("edges") or []):
@@ -282,6 +301,10 @@ class _Loader:
             return None
         if kind == "node":
             return index[value]
+        if kind == "seat" and value >= self.min_seats:
+            self.diags.error(span, "type", f"seat {value} does not exist in a game of {self.min_seats} seats",
+                             "seats are numbered from 0")
+            return None
         if kind == "list":
             return [self.convert(v, t.args[0], path + (i,), pos, index) for i, v in enumerate(value)]
         if kind == "map":

@@ -26,7 +26,7 @@ CONSTANTS = ("seats", "nodes")
 KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let", "phase",
             "formula", "run", "return", "end", "winners", "log", "pay", "gain", "shuffle", "draw",
             "add", "remove", "choose", "from", "by", "each", "secret", "pass", "break", "while",
-            "elif", "to"}
+            "elif", "to", "roll"}
 
 
 class Expressions:
@@ -211,7 +211,14 @@ class Expressions:
             self.check(tb, ("bool",), e.right.span, f"the right side of '{op}'")
             return (f"({a} {op} {b})", BOOL)
         if op in ("==", "!="):
-            if ta.kind not in ("any", "none") and tb.kind not in ("any", "none") and ta.kind != tb.kind:
+            kinds = {ta.kind, tb.kind}
+            if "node" in kinds and kinds & {"int", "str"}:
+                self.diags.warning(e.span, "type", f"a node is not its id: comparing {ta} with {tb} is "
+                                   "always " + ("false" if op == "==" else "true"),
+                                   "compare the node's id, e.g. lot.id == 7")
+            elif kinds == {"seat", "int"}:
+                pass  # seats are numbered from 0: `s == 0` is the first seat
+            elif not kinds & {"any", "none"} and len(kinds) == 2:
                 self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
                                    + ("false" if op == "==" else "true"))
             return (f"({a} {op} {b})", BOOL)

@@ -151,6 +151,10 @@ def make_formatter(t: "Type", node_ids: tuple[Any, ...]) -> Formatter:
     if kind == "tuple":
         parts = [make_formatter(a, node_ids) for a in t.args]
         return lambda v, names: "none" if v is None else " ".join(f(x, names) for f, x in zip(parts, v))
+    if kind == "map":
+        key, value = make_formatter(t.args[0], node_ids), make_formatter(t.args[1], node_ids)
+        return lambda v, names: "none" if v is None else ", ".join(
+            f"{key(k, names)}: {value(x, names)}" for k, x in v.items())
     return lambda v, names: "none" if v is None else str(v)
 
 

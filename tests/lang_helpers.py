@@ -119,21 +119,6 @@ def engine(folder: Path, rules: str | dict[str, str], **kw: Any) -> Engine:
     return Engine(load(folder, rules, **kw))
 
 
-def one_error(folder: Path, rules: str | dict[str, str], code: str, **kw: Any) -> Diagnostic:
-    """Check a tiny game that must fail with exactly one error, of the given code."""
-    game, diags = check(folder, rules, **kw)
-    errs = errors(diags)
-    assert game is None
-    assert len(errs) == 1, errs
-    assert errs[0].code == code, errs[0]
-    return errs[0]
-
-
-def in_rules(diag: Diagnostic, name: str = RULES_FILE) -> bool:
-    """Is the diagnostic in the given rules file of the tiny game?"""
-    return Path(diag.span.file).name == name
-
-
 LINE_BOARD = {
     "nodes": [{"id": 1, "colour": "red"}, {"id": 2, "colour": "blue"}, {"id": 3, "colour": "red"}],
     "edges": [[1, 2], [2, 3]],
