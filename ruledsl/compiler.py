@@ -147,6 +147,9 @@ class Compiler:
         if self.start not in self.phases:
             self.diags.error(self.start_span, "unknown-phase", f"the start phase '{self.start}' is not defined",
                              did_you_mean(self.start, list(self.phases)))
+        elif self.phases[self.start].params:
+            self.diags.error(self.phases[self.start].name_span, "arity",
+                             f"the start phase '{self.start}' cannot take values: nothing runs it with any")
         self._find_resumable()
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"
@@ -323,7 +326,7 @@ class Compiler:
     def _value(self, e: A.Expr, scope: Scope) -> Code:
         """An expression whose value will be stored: containers are copied unless fresh."""
         code, t = self.exprs.expr(e, scope)
-        if not isinstance(e, _FRESH):
+        if not _fresh(e, t):
             code = copy_code(code, t)
         return code, t
 
@@ -401,7 +404,7 @@ class Compiler:
             code, t = self.exprs.expr(s.source, scope)
             self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
             var = self._declare(s.var, t.elem, s.span, scope)
-            emit(f"{var} = c.roll({code})", s.span)
+            emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
         elif isinstance(s, A.Draw):
             code, t = self._list_target(s.source, scope, "draw from")
             var = self._declare(s.var, t.elem, s.span, scope)
@@ -505,6 +508,8 @@ class Compiler:
             t = self._type_of(e.obj, scope)
             if t.kind == "node" and e.name in self.world.node_attrs and e.name not in self.world.node_fields:
                 return f"'{e.name}' is a board attribute, fixed in the board file"
+            if t.kind == "seat" and e.name == "name" and e.name not in self.world.seat_fields:
+                return "a seat's name is given by the players, not by the rules"
             if t.kind == "seat" and e.name in self.world.seat_fields:
                 if self.world.seat_fields[e.name].ledger:
                     return f"'{e.name}' is kept in the ledger: change it with pay or gain"
@@ -761,6 +766,19 @@ class Compiler:
 
 # Values that are never changed in place: sharing them is safe (tuples cannot be changed).
 _FLAT = ("int", "str", "bool", "seat", "node", "none", "tuple")
+
+
+def _fresh(e: A.Expr, t: Type) -> bool:
+    """A new container that shares nothing: a literal or comprehension of plain values.
+
+    `[grid[0], grid[1]]` is new, but its elements are grid's own lists: it must still be copied.
+    """
+    if isinstance(e, A.ListLit) and not e.items or isinstance(e, A.MapLit) and not e.pairs:
+        return True
+    if not isinstance(e, _FRESH):
+        return False
+    elem = t.args[0] if t.kind == "list" else t.args[1] if t.kind == "map" else ANY
+    return elem.kind in _FLAT
 
 
 def copy_code(code: str, t: Type) -> str:
