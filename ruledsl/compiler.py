@@ -354,10 +354,9 @@ class Compiler:
                 self._body(s.orelse, scope, fn, loops, context)
         elif isinstance(s, A.For):
             # Like the resumable form below: the loop runs over the list as it was when it began.
-            # The snapshot lives only while the loop runs, so one level of copying is enough.
-            it, t = self.exprs.expr(s.iter, scope)
-            if not isinstance(s.iter, _FRESH + (A.Call,)):
-                it = f"list({it})"
+            # One level of copying is not enough (the body may change an inner list before the loop
+            # reaches it), nor may calls be trusted (a formula may return a field's own list).
+            it, t = self._value(s.iter, scope)
             self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
             inner = scope.child()
             var = self._declare(s.var, t.elem, s.span, inner, "loop")
@@ -626,12 +625,14 @@ class Compiler:
                 fn.switch(then)
                 child = scope.child()
                 self._stmts(body, child, fn, loops, "resumable")
+                self._warn_unused(child)
                 fn.emit(f"return {end}", None)
                 fn.switch(nxt)
                 fn.depth = 1
             if s.orelse:
                 child = scope.child()
                 self._stmts(s.orelse, child, fn, loops, "resumable")
+                self._warn_unused(child)
             fn.emit(f"return {end}", None)
             fn.switch(end)
         elif isinstance(s, A.While):
@@ -642,7 +643,9 @@ class Compiler:
             fn.emit(f"if not {self.exprs.cond(s.cond, scope)}: return {end}", s.span)
             fn.emit(f"return {body_b}", s.span)
             fn.switch(body_b)
-            self._stmts(s.body, scope.child(), fn, loops + [_Loop(False, end)], "resumable")
+            child = scope.child()
+            self._stmts(s.body, child, fn, loops + [_Loop(False, end)], "resumable")
+            self._warn_unused(child)
             fn.emit(f"return {head}", None)
             fn.switch(end)
         elif isinstance(s, A.For):
@@ -664,6 +667,7 @@ class Compiler:
             fn.emit(f"return {body_b}", s.span)
             fn.switch(body_b)
             self._stmts(s.body, inner, fn, loops + [_Loop(False, end)], "resumable")
+            self._warn_unused(inner)
             fn.emit(f"return {head}", None)
             fn.switch(end)
         else:

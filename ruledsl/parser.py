@@ -462,19 +462,32 @@ def _unclosed_bracket(source: str) -> tuple[str, int, int] | None:
     stack: list[tuple[str, int, int]] = []
     pairs = {")": "(", "]": "[", "}": "{"}
     for ln, text in enumerate(source.splitlines(), 1):
-        in_str = False
-        for col, ch in enumerate(text, 1):
-            if ch == '"':
-                in_str = not in_str
-            elif in_str:
-                continue
-            elif ch == "#":
-                break
-            elif ch in "([{":
+        for col, ch in _code_chars(text):
+            if ch in "([{":
                 stack.append((ch, ln, col))
             elif ch in pairs and stack and stack[-1][0] == pairs[ch]:
                 stack.pop()
     return stack[0] if stack else None
+
+
+def _code_chars(text: str) -> list[tuple[int, str]]:
+    """(column, character) of one line outside texts in quotes (with their \\" escapes) and comments."""
+    result = []
+    in_str = escaped = False
+    for col, ch in enumerate(text, 1):
+        if escaped:
+            escaped = False
+        elif in_str and ch == "\\":
+            escaped = True
+        elif ch == '"':
+            in_str = not in_str
+        elif in_str:
+            continue
+        elif ch == "#":
+            break
+        else:
+            result.append((col, ch))
+    return result
 
 
 def parse_rules(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[A.RulesFile | None, list[Diagnostic]]:
@@ -528,5 +541,6 @@ def _dedent_line(text: str) -> int:
                     levels.pop()
                 if not levels or levels[-1] != indent:
                     return ln
-        depth += sum(stripped.count(c) for c in "([{") - sum(stripped.count(c) for c in ")]}")
+        code = [ch for _, ch in _code_chars(stripped)]
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
     return 1
