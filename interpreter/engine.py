@@ -48,6 +48,8 @@ class Runtime:
         self.action = 0
         self.steps = STEP_BUDGET
         self.new_frame: list[Any] = []
+        self.nseats = 0
+        self.seats: list[int] = []
 
     def bind(self, state: dict[str, Any]) -> None:
         """Point the runtime at the state to run."""
@@ -56,8 +58,9 @@ class Runtime:
         self.N = state["node"]
         self.V = state["global"]
         self.names = state["names"]
-        self.nseats = state["seats"]
-        self.seats = list(range(self.nseats))
+        if state["seats"] != self.nseats:
+            self.nseats = state["seats"]
+            self.seats = list(range(self.nseats))
         self.action = 0
         self.steps = STEP_BUDGET
 
@@ -227,6 +230,15 @@ class Engine:
         """How many legal options `seat` has now (bots use it with apply_index)."""
         p = state["pending"]
         return len(p["options"][p["seats"].index(seat)])
+
+    def first_open_seat(self, state: dict[str, Any]) -> int:
+        """The first seat that still has to answer (bots answer in this order)."""
+        p = state["pending"]
+        done = p["done"]
+        for i, seat in enumerate(p["seats"]):
+            if not done[i]:
+                return int(seat)
+        raise ValueError("no seat has to answer")
 
     def open_seats(self, state: dict[str, Any]) -> list[int]:
         """Seats that still have to answer the pending decision."""

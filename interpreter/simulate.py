@@ -37,7 +37,7 @@ def play_bots(engine: Engine, seats: int, seed: int, keep_journal: bool = False,
     while state["result"] is None:
         if max_decisions is not None and state["decisions"] >= max_decisions:
             break
-        seat = engine.open_seats(state)[0]
+        seat = engine.first_open_seat(state)
         k = bots[seat].pick(engine, state, seat)
         if journal is not None:
             journal.choices.append((seat, engine.option_id(state, seat, k)))
