@@ -57,6 +57,7 @@ class Runtime:
         self.S = state["seat"]
         self.N = state["node"]
         self.V = state["global"]
+        self.C = state["components"]
         self.names = state["names"]
         if state["seats"] != self.nseats:
             self.nseats = state["seats"]

@@ -41,6 +41,7 @@ class Game:
     global_fields: tuple[FieldSpec, ...]
     node_fields: tuple[FieldSpec, ...]
     node_cells: tuple[tuple[tuple[int, int], ...], ...]
+    component_fields: dict[str, tuple[FieldSpec, ...]] = field(default_factory=dict)
     variant: str | None = None
     variants: tuple[str, ...] = ()
     display: dict[str, str] = field(default_factory=dict)

@@ -14,7 +14,7 @@ from ruledsl.compiler import compile_rules
 from ruledsl.diagnostics import Diagnostic, DiagnosticBag, RuleFileError, Span, did_you_mean
 from ruledsl.parser import parse_rules
 from ruledsl.types import Type, TypeSyntaxError, parse_type, type_of_data, unify
-from ruledsl.world import Field, World
+from ruledsl.world import Component, Field, World
 
 from .game import FieldSpec, Game
 from .schema_check import check_schema
@@ -108,7 +108,16 @@ class _Loader:
             return None
         graph, node_ids, attrs, attr_values, cells, reconstructed = board
         index = {nid: i for i, nid in enumerate(node_ids)}
+        self.indexes: dict[str, dict[Any, int]] = {"node": index}
+        kinds = self.components(data, pos)
         state = data.get("state", {})
+        for key in state:
+            if key not in ("seat", "global", "node") and key not in kinds:
+                self.diags.error(pos.key_span(("state", key)) or pos.nearest(("state", key)), "unknown-name",
+                                 f"state '{key}' is not seat, global, node or a component kind",
+                                 did_you_mean(key, ["seat", "global", "node", *kinds]))
+        component_fields = {kind: self.fields(state.get(kind, {}), ("state", kind), pos, index, kind)
+                            for kind in kinds}
         seat_fields = self.fields(state.get("seat", {}), ("state", "seat"), pos, index, "seat")
         global_fields = self.fields(state.get("global", {}), ("state", "global"), pos, index, "global")
         node_fields = self.fields(state.get("node", {}), ("state", "node"), pos, index, "node")
@@ -140,12 +149,17 @@ class _Loader:
                                  did_you_mean(summary[key], list(fields)))
         adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
         edges, edge_types = _edge_columns(graph, node_ids, index)
+        components = {
+            kind: Component(kind, info[0], info[1], info[2], {k: v[0] for k, v in component_fields[kind].items()},
+                            info[3])
+            for kind, info in kinds.items()}
         world = World(
             seat_fields={k: v[0] for k, v in seat_fields.items()},
             global_fields={k: v[0] for k, v in global_fields.items()},
             node_fields={k: v[0] for k, v in node_fields.items()},
             node_attrs=attrs, node_attr_values=attr_values, node_ids=tuple(node_ids),
-            adjacency=adjacency, tables=tables, table_spans=table_spans, edges=edges, edge_types=edge_types)
+            adjacency=adjacency, tables=tables, table_spans=table_spans, edges=edges, edge_types=edge_types,
+            components=components)
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
             return None
@@ -172,6 +186,7 @@ class _Loader:
             graph=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
+            component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
@@ -187,6 +202,51 @@ class _Loader:
         elif isinstance(value, dict):
             for key, item in value.items():
                 self.whole_numbers(item, path + (key,), pos)
+
+    def components(self, data: dict[str, Any], pos: PositionMap) -> dict[str, tuple[Any, ...]]:
+        """Load each component kind's file: ids (copies expanded), attribute types and columns."""
+        result: dict[str, tuple[Any, ...]] = {}
+        self.kinds: set[str] = set()
+        reserved = {"int", "bool", "str", "seat", "node", "list", "map", "tuple", "any", "none"}
+        for kind, spec in (data.get("components") or {}).items():
+            if kind in reserved:
+                self.diags.error(pos.key_span(("components", kind)) or pos.nearest(("components", kind)),
+                                 "reserved-word", f"'{kind}' is a built-in type and cannot name a component kind")
+                continue
+            items, ipos, shown = self.yaml(spec["file"], "components")
+            if ipos is None:
+                self.diags.error(pos.nearest(("components", kind, "file")), "missing-file",
+                                 f"component file '{spec['file']}' not found")
+                continue
+            if not isinstance(items, dict) or self.diags.has_errors:
+                continue
+            ids: list[Any] = []
+            rows: list[dict[str, Any]] = []
+            for i, item in enumerate(items["items"]):
+                self.whole_numbers(item, ("items", i), ipos)
+                copies = item.get("copies", 1)
+                for n in range(1, copies + 1):
+                    cid = item["id"] if copies == 1 else f"{item['id']}-{n}"
+                    if cid in ids:
+                        self.diags.error(ipos.nearest(("items", i, "id")), "duplicate",
+                                         f"{kind} id {cid!r} is used twice")
+                        continue
+                    ids.append(cid)
+                    rows.append({k: v for k, v in item.items() if k not in ("id", "copies")})
+            names = sorted({k for row in rows for k in row})
+            attrs: dict[str, Type] = {"id": type_of_data(ids[0]) if ids else Type("any", (), True)}
+            values: dict[str, tuple[Any, ...]] = {"id": tuple(ids)}
+            for name in names:
+                column = tuple(_freeze(row.get(name)) for row in rows)
+                t: Type = Type("none", (), True)
+                for v in column:
+                    t = unify(t, type_of_data(v))
+                attrs[name] = t
+                values[name] = column
+            self.indexes[kind] = {cid: i for i, cid in enumerate(ids)}
+            self.kinds.add(kind)
+            result[kind] = (tuple(ids), attrs, values, spec["collection"])
+        return result
 
     def apply_variant(self, data: dict[str, Any], pos: PositionMap, tables: dict[str, tuple[Type, Any]]) -> None:
         """A variant replaces tables by name: the same rules run on other numbers or switches."""
@@ -265,7 +325,7 @@ class _Loader:
         for name, spec in specs.items():
             path = where + (name,)
             try:
-                t = parse_type(spec["type"])
+                t = parse_type(spec["type"], self.kinds)
             except TypeSyntaxError as err:
                 self.diags.error(pos.nearest(path + ("type",)), "type", str(err))
                 continue
@@ -294,13 +354,16 @@ class _Loader:
               "bool": lambda v: isinstance(v, bool), "str": lambda v: isinstance(v, str),
               "seat": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
               "list": lambda v: isinstance(v, list), "map": lambda v: isinstance(v, dict),
-              "node": lambda v: v in index, "any": lambda v: True}[kind]
+              "tuple": lambda v: isinstance(v, list) and len(v) == len(t.args),
+              "any": lambda v: True}.get(kind, lambda v: v in self.indexes.get(kind, {}))
         if not ok(value):
-            extra = " (not a node of the board)" if kind == "node" else ""
+            extra = f" (no {kind} has this id)" if kind in self.indexes else ""
             self.diags.error(span, "type", f"the initial value {value!r} is not a {t}{extra}")
             return None
-        if kind == "node":
-            return index[value]
+        if kind in self.indexes:
+            return self.indexes[kind][value]
+        if kind == "tuple":
+            return [self.convert(v, a, path + (i,), pos, index) for i, (v, a) in enumerate(zip(value, t.args))]
         if kind == "seat" and value >= self.min_seats:
             self.diags.error(span, "type", f"seat {value} does not exist in a game of {self.min_seats} seats",
                              "seats are numbered from 0")

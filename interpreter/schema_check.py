@@ -19,7 +19,7 @@ from jsonschema.exceptions import ValidationError, best_match
 from interpreter.yamlsource import Path, PathItem, PositionMap
 from ruledsl.diagnostics import Diagnostic, Span, did_you_mean
 
-SchemaName = Literal["game", "board"]
+SchemaName = Literal["game", "board", "components"]
 
 _TYPE_WORDS = {
     "integer": "a whole number",

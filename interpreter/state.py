@@ -4,6 +4,7 @@ Layout:
   game, seats, names, seed      who plays what
   rng                           the seeded generator (one integer)
   seat / node / global          the game's own data, by field (seat and node fields are lists)
+  components                    per component kind, its fields (a list per field, by item)
   stack                         running phases: [phase, block, locals] each
   pending                       the decision being collected (answers stay here until complete)
   ledger                        per field: amounts paid and gained by each seat
@@ -22,7 +23,7 @@ from . import rng
 if TYPE_CHECKING:
     from .game import Game
 
-_DEEP = ("seat", "node", "global", "stack", "pending", "ledger", "result")
+_DEEP = ("seat", "node", "global", "components", "stack", "pending", "ledger", "result")
 
 
 def default_names(seats: int) -> list[str]:
@@ -55,6 +56,8 @@ def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None =
         "seat": {f.name: [fresh(f.initial) for _ in range(seats)] for f in game.seat_fields},
         "node": {f.name: [fresh(f.initial) for _ in range(nodes)] for f in game.node_fields},
         "global": {f.name: fresh(f.initial) for f in game.global_fields},
+        "components": {kind: {f.name: [fresh(f.initial) for _ in game.world.components[kind].ids] for f in fields}
+                       for kind, fields in game.component_fields.items()},
         "stack": [],
         "pending": None,
         "ledger": {},

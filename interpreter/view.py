@@ -43,6 +43,11 @@ def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dic
     for f in game.node_fields:
         if f.visible != "all":
             masked["node"][f.name] = [_blank(f.type_text) for _ in masked["node"][f.name]]
+    for kind, fields in game.component_fields.items():
+        for f in fields:
+            if f.visible != "all":
+                column = masked["components"][kind][f.name]
+                masked["components"][kind][f.name] = [_blank(f.type_text) for _ in column]
     masked["stack"] = []
     masked["pending"] = None
     masked["log"] = []
@@ -61,6 +66,8 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
              for f in game.seat_fields}
     glob = {f.name: state["global"][f.name] if f.visible == "all" else HIDDEN for f in game.global_fields}
     nodes = {f.name: state["node"][f.name] if f.visible == "all" else HIDDEN for f in game.node_fields}
+    components = {kind: {f.name: state["components"][kind][f.name] if f.visible == "all" else HIDDEN
+                         for f in fields} for kind, fields in game.component_fields.items()}
     log = [e["text"] for e in state["log"] if e["to"] is None or (seat is not None and seat in e["to"])]
     pending: dict[str, Any] | None = None
     p = state["pending"]
@@ -74,6 +81,6 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
             pending["options"] = [(o.id, o.label) for o in decision.options(seat)]
     return {
         "game": state["game"], "seat": seat, "names": list(state["names"]), "seats": seats, "global": glob,
-        "node": nodes, "log": log, "pending": pending,
+        "node": nodes, "components": components, "log": log, "pending": pending,
         "result": state["result"], "decisions": state["decisions"],
     }

@@ -208,7 +208,7 @@ class Compiler:
         types = []
         for p in params:
             try:
-                types.append(parse_type(p.type_text))
+                types.append(parse_type(p.type_text, self.world.components))
             except TypeSyntaxError as err:
                 self.diags.error(p.span, "type", str(err))
                 types.append(ANY)
@@ -446,6 +446,15 @@ class Compiler:
             var.type = new
             var.open_type = False
 
+    def _ids_const(self, kind: str) -> str | None:
+        """The constant holding the ids of a kind whose values are indexes (nodes, components)."""
+        if kind == "node":
+            return "_nid"
+        component = self.world.components.get(kind)
+        if component is None:
+            return None
+        return self.exprs.const("ids", kind, component.ids)
+
     def _formula_local(self, e: A.Expr, scope: Scope) -> bool:
         while isinstance(e, (A.Attr, A.Index)):
             e = e.obj
@@ -500,7 +509,7 @@ class Compiler:
                 return None
             if e.name in self.world.tables:
                 return f"'{e.name}' is a table: fixed data that rules read but never change"
-            if e.name in CONSTANTS:
+            if e.name in CONSTANTS or any(c.collection == e.name for c in self.world.components.values()):
                 return f"'{e.name}' is fixed by the game"
             return None  # unknown names are reported by the expression checker
         if isinstance(e, A.Attr):
@@ -512,6 +521,11 @@ class Compiler:
             if t.kind == "seat" and e.name in self.world.seat_fields:
                 if self.world.seat_fields[e.name].ledger:
                     return f"'{e.name}' is kept in the ledger: change it with pay or gain"
+                return None
+            component = self.world.components.get(t.kind)
+            if component is not None:
+                if e.name in component.attrs and e.name not in component.fields:
+                    return f"'{e.name}' is an attribute of every {t.kind}, fixed in its file"
                 return None
             if t.kind in ("seat", "node"):
                 return None
@@ -526,7 +540,8 @@ class Compiler:
     def _assign(self, s: A.Assign, scope: Scope, fn: _Function) -> None:
         if isinstance(s.target, A.Name) and scope.lookup(s.target.name) is None \
                 and s.target.name not in self.world.global_fields and s.target.name not in self.world.tables \
-                and s.target.name not in CONSTANTS:
+                and s.target.name not in CONSTANTS \
+                and not any(c.collection == s.target.name for c in self.world.components.values()):
             self.diags.error(s.target.span, "unknown-name", f"'{s.target.name}' is not declared",
                              did_you_mean(s.target.name, list(scope.names()) + list(self.world.global_fields))
                              or f"write 'let {s.target.name} = ...' to create it")
@@ -580,10 +595,11 @@ class Compiler:
         seats = []
         for name, e in s.fields:
             code, t = self.exprs.expr(e, scope)
-            if t.kind == "node":
-                fields.append(f"{name!r}: _nid[{code}]")
-            elif t.kind == "list" and t.elem.kind == "node":
-                fields.append(f"{name!r}: [_nid[x] for x in {code}]")
+            ids = self._ids_const(t.elem.kind if t.kind == "list" else t.kind)
+            if ids and t.kind == "list":
+                fields.append(f"{name!r}: [None if x is None else {ids}[x] for x in {code}]")
+            elif ids:
+                fields.append(f"{name!r}: (None if {code} is None else {ids}[{code}])")
             else:
                 fields.append(f"{name!r}: {copy_code(code, t)}")
             if t.kind == "seat":
@@ -707,7 +723,9 @@ class Compiler:
         prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
         self.functions.append(prompt_function)
         nids = self.world.node_ids
-        self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids), R.make_identifier(elem, nids),
+        comps = self.world.ids_by_kind()
+        self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
+                                       R.make_identifier(elem, nids, comps),
                                        s.secret, s.each_var is not None, s.span, prompt_fn))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
@@ -804,7 +822,7 @@ def copy_code(code: str, t: Type) -> str:
 def _prologue(body: list[tuple[int, str, Span | None]]) -> str:
     """Bind only the state columns a function reads: most formulas need one or none."""
     text = "\n".join(line for _, line, _ in body)
-    binds = [f"{v} = c.{v}" for v in ("S", "N", "V") if f"{v}[" in text]
+    binds = [f"{v} = c.{v}" for v in ("S", "N", "V", "C") if f"{v}[" in text]
     return "; ".join(binds) if binds else "pass"
 
 

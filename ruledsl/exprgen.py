@@ -80,7 +80,7 @@ class Expressions:
                 return f"c.names[{code}]"
             if tag == "node":
                 return f"_nids[{code}]"
-        formatter = self.const("fmt", str(t), make_formatter(t, self.world.node_ids))
+        formatter = self.const("fmt", str(t), make_formatter(t, self.world.node_ids, self.world.ids_by_kind()))
         return f"{formatter}({code}, c.names)"
 
     # ------------------------------------------------------------- expressions
@@ -136,9 +136,14 @@ class Expressions:
             return ("c.seats", list_of(SEAT))
         if e.name == "nodes":
             return (self.const("nodes", "", list(range(len(w.node_ids)))), list_of(NODE))
+        for component in w.components.values():
+            if e.name == component.collection:
+                return (self.const("collection", component.name, list(range(len(component.ids)))),
+                        list_of(Type(component.name)))
         if e.name in BUILTINS or e.name in self.formula_names():
             return self.err(e.span, "unknown-name", f"'{e.name}' is a function: call it with ( )")
-        candidates = list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
+        candidates = (list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
+                      + [c.collection for c in w.components.values()])
         return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
                         did_you_mean(e.name, candidates))
 
@@ -162,6 +167,16 @@ class Expressions:
                 return (f"{column}[{obj}]", w.node_attrs[e.name])
             return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
                             did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
+        component = w.components.get(t.kind)
+        if component is not None:
+            cf = component.fields.get(e.name)
+            if cf is not None:
+                return (f"C[{component.name!r}][{e.name!r}][{obj}]", cf.type)
+            if e.name in component.attrs:
+                column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
+                return (f"{column}[{obj}]", component.attrs[e.name])
+            return self.err(e.name_span, "unknown-field", f"a {component.name} has no field or attribute '{e.name}'",
+                            did_you_mean(e.name, list(component.fields) + list(component.attrs)))
         if t.kind == "map":
             if t.args[0].kind not in ("str", "any"):
                 return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
@@ -212,7 +227,7 @@ class Expressions:
             return (f"({a} {op} {b})", BOOL)
         if op in ("==", "!="):
             kinds = {ta.kind, tb.kind}
-            if "node" in kinds and kinds & {"int", "str"}:
+            if kinds & ({"node"} | set(self.world.components)) and kinds & {"int", "str"}:
                 self.diags.warning(e.span, "type", f"a node is not its id: comparing {ta} with {tb} is "
                                    "always " + ("false" if op == "==" else "true"),
                                    "compare the node's id, e.g. lot.id == 7")
@@ -286,7 +301,8 @@ class Expressions:
             self.err(span, "reserved-word", f"'{name}' is a word of the language and cannot name a variable")
         elif scope.lookup(name) is not None:
             self.err(span, "shadowed-name", f"'{name}' is already a variable here; pick another name")
-        elif name in self.world.global_fields or name in self.world.tables or name in CONSTANTS:
+        elif (name in self.world.global_fields or name in self.world.tables or name in CONSTANTS
+              or any(c.collection == name for c in self.world.components.values())):
             self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
 
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:

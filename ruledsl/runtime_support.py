@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 if TYPE_CHECKING:
     from .types import Type
@@ -136,9 +136,13 @@ Formatter = Callable[[Any, list[str]], str]
 Identifier = Callable[[Any], str]
 
 
-def make_formatter(t: "Type", node_ids: tuple[Any, ...]) -> Formatter:
+def make_formatter(t: "Type", node_ids: tuple[Any, ...],
+                   component_ids: Mapping[str, tuple[Any, ...]] | None = None) -> Formatter:
     """A function giving a value's display text from its static type (seat names, node ids...)."""
     kind = t.kind
+    if component_ids and kind in component_ids:
+        ids = component_ids[kind]
+        return lambda v, names: "none" if v is None else str(ids[v])
     if kind == "seat":
         return lambda v, names: "none" if v is None else str(names[v])
     if kind == "node":
@@ -146,28 +150,33 @@ def make_formatter(t: "Type", node_ids: tuple[Any, ...]) -> Formatter:
     if kind == "bool":
         return lambda v, names: "none" if v is None else ("yes" if v else "no")
     if kind == "list":
-        inner = make_formatter(t.args[0], node_ids)
+        inner = make_formatter(t.args[0], node_ids, component_ids)
         return lambda v, names: "none" if v is None else ", ".join(inner(x, names) for x in v)
     if kind == "tuple":
-        parts = [make_formatter(a, node_ids) for a in t.args]
+        parts = [make_formatter(a, node_ids, component_ids) for a in t.args]
         return lambda v, names: "none" if v is None else " ".join(f(x, names) for f, x in zip(parts, v))
     if kind == "map":
-        key, value = make_formatter(t.args[0], node_ids), make_formatter(t.args[1], node_ids)
+        key = make_formatter(t.args[0], node_ids, component_ids)
+        value = make_formatter(t.args[1], node_ids, component_ids)
         return lambda v, names: "none" if v is None else ", ".join(
             f"{key(k, names)}: {value(x, names)}" for k, x in v.items())
     return lambda v, names: "none" if v is None else str(v)
 
 
-def make_identifier(t: "Type", node_ids: tuple[Any, ...]) -> Identifier:
+def make_identifier(t: "Type", node_ids: tuple[Any, ...],
+                    component_ids: Mapping[str, tuple[Any, ...]] | None = None) -> Identifier:
     """A function giving a value's stable text inside an option id (`r4c3`, `7`, `yes`, ...)."""
     kind = t.kind
+    if component_ids and kind in component_ids:
+        ids = component_ids[kind]
+        return lambda v: "none" if v is None else str(ids[v])
     if kind == "node":
         return lambda v: "none" if v is None else str(node_ids[v])
     if kind == "bool":
         return lambda v: "none" if v is None else ("yes" if v else "no")
     if kind in ("list", "tuple"):
-        parts = [make_identifier(a, node_ids) for a in t.args] if kind == "tuple" else []
-        inner = make_identifier(t.args[0], node_ids) if kind == "list" else None
+        parts = [make_identifier(a, node_ids, component_ids) for a in t.args] if kind == "tuple" else []
+        inner = make_identifier(t.args[0], node_ids, component_ids) if kind == "list" else None
         if inner is not None:
             return lambda v: "none" if v is None else "+".join(inner(x) for x in v)
         return lambda v: "none" if v is None else ":".join(f(x) for f, x in zip(parts, v))

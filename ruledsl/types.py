@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Collection
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,8 @@ class TypeSyntaxError(ValueError):
 _TOKEN = re.compile(r"\s*(\w+|\[|\]|,|\?)")
 
 
-def parse_type(text: str) -> Type:
-    """Parse `int`, `str?`, `list[node]`, `map[str, list[seat]]`, ..."""
+def parse_type(text: str, kinds: Collection[str] = ()) -> Type:
+    """Parse `int`, `str?`, `list[node]`, `map[str, list[seat]]`, ...; `kinds` are component kinds."""
     tokens = [m.group(1) for m in _TOKEN.finditer(text)]
     if "".join(tokens) != "".join(text.split()):
         raise TypeSyntaxError(f"'{text}' is not a type")
@@ -86,6 +87,8 @@ def parse_type(text: str) -> Type:
         pos += 1
         if word in SCALARS:
             t = SCALARS[word]
+        elif word in kinds:
+            t = Type(word)
         elif word in ("list", "map", "tuple"):
             if pos >= len(tokens) or tokens[pos] != "[":
                 raise TypeSyntaxError(f"'{word}' needs its element type in brackets, e.g. {word}[int]"

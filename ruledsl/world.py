@@ -25,6 +25,18 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Component:
+    """A kind of game piece listed in its own file (cards, tiles...): a type of its own."""
+
+    name: str
+    ids: tuple[object, ...]
+    attrs: Mapping[str, Type]
+    attr_values: Mapping[str, tuple[object, ...]]
+    fields: Mapping[str, Field]
+    collection: str
+
+
+@dataclass(frozen=True)
 class World:
     """Everything the rules may name besides their own formulas, phases and locals."""
 
@@ -40,3 +52,10 @@ class World:
     # For each edge attribute: per node index, the (successor index, attribute value) pairs.
     edges: Mapping[str, tuple[tuple[list[object], ...], ...]] = field(default_factory=dict)
     edge_types: Mapping[str, Type] = field(default_factory=dict)
+    components: Mapping[str, Component] = field(default_factory=dict)
+
+    def ids_by_kind(self) -> dict[str, tuple[object, ...]]:
+        """The ids of every kind of thing whose values are indexes (board nodes and components)."""
+        ids = {name: c.ids for name, c in self.components.items()}
+        ids["node"] = self.node_ids
+        return ids

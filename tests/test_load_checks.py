@@ -77,3 +77,24 @@ def test_maps_read_well_in_log_lines(tmp_path: Path) -> None:
     rules = 'phase main:\n    let m = {"a": 1, "b": 2}\n    log "{m}"\n    end winners seats\n'
     e = engine(tmp_path, rules)
     assert e.new_game(1, seed=1)["log"][0]["text"] == "a: 1, b: 2"
+
+
+def test_a_bad_type_name_is_reported_at_its_field(tmp_path: Path) -> None:
+    _, diags = check(tmp_path, "phase main:\n    end winners seats\n", global_={"x": ("integer", 0)})
+    (err,) = errors(diags)
+    assert err.code == "type" and "unknown type 'integer'" in err.message
+    assert err.span.file.endswith("game.yaml")
+
+
+def test_an_unknown_state_section_is_reported_with_a_suggestion(tmp_path: Path) -> None:
+    from lang_helpers import write_game
+    import yaml
+    write_game(tmp_path, "phase main:\n    end winners seats\n")
+    data = yaml.safe_load((tmp_path / "game.yaml").read_text())
+    data["state"]["seats"] = {"x": {"type": "int", "initial": 0}}
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(data))
+    from interpreter.loader import check_game
+    _, diags, _ = check_game(tmp_path)
+    (err,) = errors(diags)
+    assert "state 'seats' is not seat, global, node or a component kind" in err.message
+    assert err.hint == "did you mean 'seat'?"

@@ -1,0 +1,116 @@
+"""Components: kinds of game pieces (cards, tiles...) listed in their own file, each a type."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.engine import Engine
+from interpreter.loader import check_game
+from interpreter.state import from_json, to_json
+from interpreter.view import HIDDEN, view
+
+GAME = """\
+name: cards
+title: Cards
+seats: {min: 2, max: 3}
+rules: [main.rules]
+start: main
+components:
+  card: {file: cards.yaml, collection: all_cards}
+state:
+  seat:
+    hand: {type: "list[card]", initial: [], visible: owner}
+  global:
+    deck: {type: "list[card]", initial: []}
+    shown: {type: "card?", initial: crown}
+  card:
+    face_up: {type: bool, initial: true}
+"""
+CARDS = """\
+items:
+  - {id: coin, copies: 5, colour: brown, value: 2}
+  - {id: crown, colour: blue, value: 5}
+"""
+RULES = """\
+phase main:
+    deck = [c for c in all_cards if c != shown]
+    shuffle deck
+    for s in seats:
+        draw c from deck
+        add c to s.hand
+    choose pick from deck by seats[0] "Take which card?"
+    pick.face_up = false
+    log took(card=pick, cards=deck) "took {pick} ({pick.colour}, worth {pick.value})"
+    end winners seats
+"""
+
+
+def make(folder: Path, rules: str = RULES, game: str = GAME, cards: str = CARDS) -> tuple[Any, list[Any]]:
+    (folder / "game.yaml").write_text(game, encoding="utf-8")
+    (folder / "cards.yaml").write_text(cards, encoding="utf-8")
+    (folder / "main.rules").write_text(textwrap.dedent(rules), encoding="utf-8")
+    game_obj, diags, _ = check_game(folder)
+    return game_obj, diags
+
+
+def test_copies_become_separate_items_with_their_attributes(tmp_path: Path) -> None:
+    game, diags = make(tmp_path)
+    assert diags == [] and game is not None
+    card = game.world.components["card"]
+    assert card.ids == ("coin-1", "coin-2", "coin-3", "coin-4", "coin-5", "crown")
+    assert card.attr_values["value"] == (2, 2, 2, 2, 2, 5)
+    assert card.collection == "all_cards"
+
+
+def test_choices_logs_and_views_speak_in_ids_and_hide_hands(tmp_path: Path) -> None:
+    game, _ = make(tmp_path)
+    engine = Engine(game)
+    state = engine.new_game(2, seed=3)
+    assert state["global"]["shown"] == 5  # the crown, by index
+    d = engine.pending(state)
+    ids = [o.id for o in d.options(0)]  # type: ignore[union-attr]
+    assert ids and all(i.startswith("pick:coin-") for i in ids)
+    other = view(engine, state, 1)["seats"]["hand"]
+    assert other[0] == HIDDEN and other[1] != HIDDEN
+    state = engine.apply(state, ids[0], 0)
+    event = state["log"][-1]
+    assert event["data"]["card"] == ids[0][5:] and event["text"].startswith(f"took {ids[0][5:]} (brown, worth 2)")
+    assert state["components"]["card"]["face_up"].count(False) == 1
+    assert from_json(to_json(state)) == state
+
+
+@pytest.mark.parametrize("line,needle", [
+    ("    all_cards[0].value = 3", "an attribute of every card, fixed in its file"),
+    ("    all_cards = []", "fixed by the game"),
+    ("    let v = all_cards[0].valeu", "did you mean 'value'?"),
+])
+def test_attributes_are_read_only_and_misspellings_are_caught(tmp_path: Path, line: str, needle: str) -> None:
+    rules = f"phase main:\n{line}\n    end winners seats\n"
+    game, diags = make(tmp_path, rules)
+    errors = [d for d in diags if d.severity == "error"]
+    assert game is None and len(errors) == 1
+    text = errors[0].message + " " + (errors[0].hint or "")
+    assert needle in text and errors[0].span.line == 2
+
+
+def test_an_initial_value_must_name_an_existing_item(tmp_path: Path) -> None:
+    game, diags = make(tmp_path, game=GAME.replace("initial: crown", "initial: sceptre"))
+    assert game is None
+    assert any("no card has this id" in d.message for d in diags)
+
+
+def test_a_component_kind_cannot_take_a_built_in_type_name(tmp_path: Path) -> None:
+    game, diags = make(tmp_path, game=GAME.replace("  card: {file", "  node: {file"))
+    assert game is None
+    assert any(d.code == "reserved-word" for d in diags)
+
+
+def test_repeated_ids_are_reported_in_the_component_file(tmp_path: Path) -> None:
+    game, diags = make(tmp_path, cards=CARDS + "  - {id: crown, colour: red, value: 1}\n")
+    assert game is None
+    (err,) = [d for d in diags if d.code == "duplicate"]
+    assert err.span.file.endswith("cards.yaml") and err.span.line == 4 and "'crown' is used twice" in err.message
