@@ -112,6 +112,16 @@ class Runtime:
         self.new_frame = [phase, 0, L]
         self.action = _CALL
 
+    def run_ability(self, phase: str | None, L: dict[str, Any]) -> None:
+        """Run an item's ability: enter it if it may wait for a decision, else call it at once."""
+        if phase is None:
+            return
+        code = self.engine.program.phases[phase]
+        if code.resumable:
+            self.call(phase, L)
+        elif code.function is not None:
+            code.function(self, *[L[p] for p in code.params])
+
     def end(self, winners: list[int]) -> None:
         """Finish the game."""
         self.state["result"] = {"winners": sorted(set(winners))}

@@ -10,9 +10,9 @@ from typing import Any, Callable
 import networkx as nx
 
 from ruledsl import ast as A
-from ruledsl.compiler import compile_rules
+from ruledsl.compiler import AbilityCode, compile_rules
 from ruledsl.diagnostics import Diagnostic, DiagnosticBag, RuleFileError, Span, did_you_mean
-from ruledsl.parser import parse_rules
+from ruledsl.parser import parse_block, parse_rules
 from ruledsl.types import Type, TypeSyntaxError, parse_type, type_of_data, unify
 from ruledsl.world import Component, Field, World
 
@@ -74,6 +74,7 @@ class _Loader:
     def __init__(self, folder: Path, variant: str | None = None):
         self.folder = folder
         self.variant = variant
+        self.ability_code: list[AbilityCode] = []
         self.diags = DiagnosticBag()
         self.sources: dict[str, str] = {}
 
@@ -164,7 +165,7 @@ class _Loader:
         if self.diags.has_errors:
             return None
         program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
-                                       tuple((data.get("display") or {}).values()))
+                                       tuple((data.get("display") or {}).values()), tuple(self.ability_code))
         self.diags.extend(diags)
         if program is None:
             return None
@@ -222,9 +223,15 @@ class _Loader:
                 continue
             ids: list[Any] = []
             rows: list[dict[str, Any]] = []
+            declared = spec.get("abilities") or {}
+            params = {name: self.ability_params(kind, name, text, pos.nearest(("components", kind, "abilities", name)))
+                      for name, text in declared.items()}
+            bodies: dict[str, list[A.Phase | None]] = {name: [] for name in declared}
             for i, item in enumerate(items["items"]):
                 self.whole_numbers(item, ("items", i), ipos)
                 copies = item.get("copies", 1)
+                code = {name: self.ability_body(item.get(name), ("items", i, name), ipos, shown)
+                        for name in declared}
                 for n in range(1, copies + 1):
                     cid = item["id"] if copies == 1 else f"{item['id']}-{n}"
                     if cid in ids:
@@ -232,7 +239,11 @@ class _Loader:
                                          f"{kind} id {cid!r} is used twice")
                         continue
                     ids.append(cid)
-                    rows.append({k: v for k, v in item.items() if k not in ("id", "copies")})
+                    rows.append({k: v for k, v in item.items() if k not in ("id", "copies") and k not in declared})
+                    for name in declared:
+                        bodies[name].append(code[name])
+            for name in declared:
+                self.ability_code.append(AbilityCode(kind, name, params[name], tuple(bodies[name])))
             names = sorted({k for row in rows for k in row})
             attrs: dict[str, Type] = {"id": type_of_data(ids[0]) if ids else Type("any", (), True)}
             values: dict[str, tuple[Any, ...]] = {"id": tuple(ids)}
@@ -247,6 +258,32 @@ class _Loader:
             self.kinds.add(kind)
             result[kind] = (tuple(ids), attrs, values, spec["collection"])
         return result
+
+    def ability_params(self, kind: str, ability: str, text: str, span: Span) -> tuple[A.Param, ...]:
+        """`this` (the item) and the parameters declared for an ability, e.g. "you: seat"."""
+        params = [A.Param(span, "this", kind)]
+        for part in [p for p in text.split(",") if p.strip()]:
+            name, _, type_text = part.partition(":")
+            name, type_text = name.strip(), type_text.strip()
+            if not name.isidentifier() or not type_text:
+                self.diags.error(span, "syntax", f"ability '{ability}': '{part.strip()}' is not 'name: type'",
+                                 "write the parameters like: you: seat, amount: int")
+                continue
+            params.append(A.Param(span, name, type_text))
+        return tuple(params)
+
+    def ability_body(self, value: Any, path: tuple[Any, ...], ipos: PositionMap, shown: str) -> A.Phase | None:
+        """Parse an item's ability code where it stands in its YAML file."""
+        if value is None:
+            return None
+        span = ipos.nearest(path)
+        if not isinstance(value, str):
+            self.diags.error(span, "type", "an ability is rules code written as text", "use a | block for several lines")
+            return None
+        first_line, column = _text_start(self.sources.get(shown, ""), span)
+        phase, diags = parse_block(value, shown, first_line, column)
+        self.diags.extend(diags)
+        return phase
 
     def apply_variant(self, data: dict[str, Any], pos: PositionMap, tables: dict[str, tuple[Type, Any]]) -> None:
         """A variant replaces tables by name: the same rules run on other numbers or switches."""
@@ -414,6 +451,23 @@ def _edge_columns(graph: "nx.Graph[Any]", node_ids: list[Any], index: dict[Any, 
         columns[name] = tuple(per_node)
         types[name] = t
     return columns, types
+
+
+def _text_start(source: str, span: Span) -> tuple[int, int]:
+    """Where the text of a YAML scalar begins: after a quote, or on the line after a `|`."""
+    lines = source.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return span.line, span.column
+    here = lines[span.line - 1][span.column - 1:span.column] if span.column >= 1 else ""
+    if here in ("|", ">"):
+        for n in range(span.line, len(lines)):
+            text = lines[n]
+            if text.strip():
+                return n + 1, len(text) - len(text.lstrip()) + 1
+        return span.line, span.column
+    if here in ('"', "'"):
+        return span.line, span.column + 1
+    return span.line, span.column
 
 
 def _same_shape(a: Type, b: Type) -> bool:

@@ -199,6 +199,16 @@ class Run(Node):
 
 
 @dataclass(frozen=True)
+class RunAbility(Node):
+    """`run on_activate of card with you`: the ability's code written in the item's own file."""
+
+    ability: str
+    target: Expr
+    args: tuple[Expr, ...]
+    name_span: Span
+
+
+@dataclass(frozen=True)
 class Return(Node):
     value: Expr | None
 
@@ -258,8 +268,8 @@ class Break(Node):
     pass
 
 
-Stmt = Union[Let, Assign, If, For, While, Choose, Roll, Run, Return, End, Log, Pay, Shuffle, Draw,
-             Add, Remove, Pass, Break]
+Stmt = Union[Let, Assign, If, For, While, Choose, Roll, Run, RunAbility, Return, End, Log, Pay, Shuffle,
+             Draw, Add, Remove, Pass, Break]
 
 # ------------------------------------------------------------------ top level
 

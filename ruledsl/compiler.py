@@ -36,6 +36,16 @@ class ChooseSpec:
     prompt_function: str = ""
 
 
+@dataclass(frozen=True)
+class AbilityCode:
+    """An ability of a component kind: its parameters and, per item, the code written in its file."""
+
+    kind: str
+    ability: str
+    params: tuple[A.Param, ...]          # declared in game.yaml; `this` comes first
+    bodies: tuple[A.Phase | None, ...]   # by item index; copies share one body
+
+
 @dataclass
 class PhaseCode:
     """A compiled phase: a plain function, or resumable blocks run by the engine."""
@@ -105,7 +115,7 @@ class Compiler:
     """Checks rules files against a World and produces a Program plus diagnostics."""
 
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
-                 used_elsewhere: tuple[str, ...] = ()):
+                 used_elsewhere: tuple[str, ...] = (), abilities: tuple[AbilityCode, ...] = ()):
         self.world = world
         self.diags = DiagnosticBag()
         self.exprs = Expressions(world, self.diags, self._formula_sig, lambda: list(self.formulas),
@@ -128,6 +138,23 @@ class Compiler:
                 self._register(formula.name, formula.name_span, formula, self.formulas)
             for phase in f.phases:
                 self._register(phase.name, phase.name_span, phase, self.phases)
+        # Ability code becomes phases with names no rule can write ("card.on_activate#3").
+        self.abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]] = {}
+        self.ability_phases: set[str] = set()
+        for code in abilities:
+            names: list[str | None] = []
+            seen: dict[int, str] = {}
+            for body in code.bodies:
+                if body is None:
+                    names.append(None)
+                    continue
+                if id(body) not in seen:
+                    name = f"{code.kind}.{code.ability}#{len(seen)}"
+                    seen[id(body)] = name
+                    self.phases[name] = A.Phase(body.span, name, code.params, body.body, body.name_span)
+                    self.ability_phases.add(name)
+                names.append(seen[id(body)])
+            self.abilities[(code.kind, code.ability)] = (code, tuple(names))
 
     def _register(self, name: str, span: Span, node: Any, table: dict[str, Any]) -> None:
         other = self.formulas.get(name) or self.phases.get(name)
@@ -169,6 +196,8 @@ class Compiler:
             if _walk_has(phase.body, lambda s: isinstance(s, A.Choose)):
                 self.resumable.add(name)
             _walk_collect(phase.body, lambda s: found.add(s.phase) if isinstance(s, A.Run) else None)
+            _walk_collect(phase.body, lambda s: found.update(self._ability_targets(s.ability))
+                          if isinstance(s, A.RunAbility) else None)
             calls[name] = found
         changed = True
         while changed:
@@ -178,6 +207,10 @@ class Compiler:
                     self.resumable.add(name)
                     changed = True
         self.calls = calls
+
+    def _ability_targets(self, ability: str) -> set[str]:
+        """Every phase that `run <ability> of ...` may enter, whatever the kind."""
+        return {n for (_, a), (_, names) in self.abilities.items() if a == ability for n in names if n}
 
     def _warn_unreachable(self) -> None:
         if self.start not in self.phases:
@@ -190,7 +223,7 @@ class Compiler:
                     seen.add(target)
                     todo.append(target)
         for name, phase in self.phases.items():
-            if name not in seen:
+            if name not in seen and name not in self.ability_phases:
                 self.diags.warning(phase.name_span, "unreachable-phase",
                                    f"phase '{name}' is never run from '{self.start}'")
         for name, formula in self.formulas.items():
@@ -285,7 +318,8 @@ class Compiler:
     # -------------------------------------------------------------- statements
     def _suspends(self, s: A.Stmt) -> bool:
         return _walk_has((s,), lambda x: isinstance(x, A.Choose)
-                         or (isinstance(x, A.Run) and x.phase in self.resumable))
+                         or (isinstance(x, A.Run) and x.phase in self.resumable)
+                         or (isinstance(x, A.RunAbility) and bool(self._ability_targets(x.ability) & self.resumable)))
 
     def _stmts(self, stmts: tuple[A.Stmt, ...], scope: Scope, fn: _Function, loops: list[_Loop],
                context: str) -> None:
@@ -383,6 +417,10 @@ class Compiler:
             self._return(s, scope, fn, context)
         elif isinstance(s, A.Pass):
             emit("pass", s.span)
+        elif isinstance(s, A.RunAbility):
+            call = self._run_ability(s, scope)
+            if call:
+                emit(call, s.span)
         elif isinstance(s, A.Run):
             args = self._run_args(s, scope)
             if s.phase in self.phases:
@@ -498,6 +536,37 @@ class Compiler:
                 self.diags.error(arg.span, "type", f"phase '{s.phase}' expects {t} here, not {at}")
             codes.append(code)
         return codes
+
+    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str | None:
+        """Code that runs an item's ability (nothing when that item has none)."""
+        target, t = self.exprs.expr(s.target, scope)
+        found = self.abilities.get((t.kind, s.ability))
+        if found is None:
+            known = [a for (k, a) in self.abilities if k == t.kind]
+            if t.kind not in self.world.components:
+                self.diags.error(s.target.span, "type", f"only components have abilities, not a {t}")
+            else:
+                self.diags.error(s.name_span, "unknown-name", f"a {t.kind} has no ability '{s.ability}'",
+                                 did_you_mean(s.ability, known) or (f"abilities: {', '.join(known)}" if known else None))
+            return None
+        code, names = found
+        params = code.params[1:]
+        if len(s.args) != len(params):
+            self.diags.error(s.span, "arity", f"ability '{s.ability}' takes {len(params)} value(s) after 'with', "
+                             f"got {len(s.args)}")
+            return None
+        pairs = [f"{code.params[0].name!r}: {target}"]
+        for p, arg in zip(params, s.args):
+            value, vt = self._value(arg, scope)
+            try:
+                pt = parse_type(p.type_text, self.world.components)
+            except TypeSyntaxError:
+                pt = ANY
+            if not assignable(pt, vt):
+                self.diags.error(arg.span, "type", f"ability '{s.ability}' expects {pt} for '{p.name}', not {vt}")
+            pairs.append(f"{p.name!r}: {value}")
+        table = self.exprs.const("ability", f"{t.kind}.{s.ability}", names)
+        return f"c.run_ability({table}[{target}], {{{', '.join(pairs)}}})"
 
     def _writable(self, e: A.Expr, scope: Scope) -> str | None:
         """Why an assignment target cannot be changed, or None when it can."""
@@ -624,6 +693,13 @@ class Compiler:
         emit = fn.emit
         if isinstance(s, A.Choose):
             self._choose(s, scope, fn)
+        elif isinstance(s, A.RunAbility):
+            call = self._run_ability(s, scope)
+            after = fn.new_block()
+            if call:
+                emit(call, s.span)
+            emit(f"return {after}", s.span)
+            fn.switch(after)
         elif isinstance(s, A.Run):
             args = self._run_args(s, scope)
             phase = self.phases[s.phase]
@@ -867,10 +943,11 @@ _HELPERS: dict[str, Any] = {
 
 
 def compile_rules(world: World, files: list[A.RulesFile], start: str, start_span: Span,
-                  used_elsewhere: tuple[str, ...] = ()) -> tuple[Program | None, list[Diagnostic]]:
+                  used_elsewhere: tuple[str, ...] = (),
+                  abilities: tuple[AbilityCode, ...] = ()) -> tuple[Program | None, list[Diagnostic]]:
     """Check and compile a game's rules files against its World.
 
     `used_elsewhere` names formulas the game's data refers to (e.g. for display), so they are
     not reported as unused.
     """
-    return Compiler(world, files, start, start_span, used_elsewhere).compile()
+    return Compiler(world, files, start, start_span, used_elsewhere, abilities).compile()

@@ -51,6 +51,8 @@ class _Builder(Transformer[Token, Any]):
         self.source = source
         self.line0 = line0  # where the text starts in the file (for rules embedded in YAML)
         self.col0 = col0
+        # For a block of statements embedded in YAML every line moves by the same amounts.
+        self.block_shift: tuple[int, int] | None = None
 
     # -- positions
     def _span(self, meta: Any) -> Span:
@@ -63,6 +65,9 @@ class _Builder(Transformer[Token, Any]):
                         (tok.end_column or 2) - 1)
 
     def _at(self, line: int, col: int, end_line: int, end_col: int) -> Span:
+        if self.block_shift is not None:
+            dl, dc = self.block_shift
+            return Span(self.file, line + dl, col + dc, end_line + dl, end_col + dc)
         # Only the first line of embedded text is shifted sideways.
         c = col + (self.col0 - 1 if line == 1 else 0)
         ec = end_col + (self.col0 - 1 if end_line == 1 else 0)
@@ -116,6 +121,10 @@ class _Builder(Transformer[Token, Any]):
     @v_args(meta=True)
     def run_stmt(self, meta: Any, c: list[Any]) -> A.Run:
         return A.Run(self._span(meta), str(c[0]), tuple(c[1] or ()), self._tok(c[0]))
+
+    @v_args(meta=True)
+    def run_ability(self, meta: Any, c: list[Any]) -> A.RunAbility:
+        return A.RunAbility(self._span(meta), str(c[0]), c[1], tuple(c[2] or ()), self._tok(c[0]))
 
     @v_args(meta=True)
     def return_stmt(self, meta: Any, c: list[Any]) -> A.Return:
@@ -360,8 +369,8 @@ class _Builder(Transformer[Token, Any]):
         return A.Template(span, tuple(parts))
 
     def _embedded_expr(self, text: str, line: int, col: int, span: Span) -> A.Expr:
-        abs_line = line + self.line0 - 1
-        abs_col = col + (self.col0 - 1 if line == 1 else 0)
+        where = self._at(line, col, line, col)
+        abs_line, abs_col = where.line, where.column
         try:
             tree = _parser().parse(text, start="expr")
         except UnexpectedInput:
@@ -544,3 +553,33 @@ def _dedent_line(text: str) -> int:
         code = [ch for _, ch in _code_chars(stripped)]
         depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
     return 1
+
+
+def parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.Phase | None, list[Diagnostic]]:
+    """Parse statements written inside a YAML value (an item's ability) as the body of a phase.
+
+    `first_line` and `column` say where the text's first character stands in the YAML file; every
+    line of a YAML block keeps the same indentation, so positions move by the same amounts.
+    """
+    lines = text.splitlines() or [""]
+    source = "phase _ability:\n" + "\n".join("    " + line if line.strip() else "" for line in lines) + "\n"
+    dl, dc = first_line - 2, column - 5
+    try:
+        tree = _parser().parse(source, start="start")
+        builder = _Builder(file, source, 1, 1)
+        builder.block_shift = (dl, dc)
+        result: A.RulesFile = builder.transform(tree)
+        return result.phases[0], []
+    except UnexpectedInput as err:
+        d = _syntax_diagnostic(err, file, source, 1, 1)
+    except DedentError:
+        d = Diagnostic(Span(file, _dedent_line(source), 1), "syntax",
+                       "this line's indentation matches no enclosing block")
+    except VisitError as err:
+        if isinstance(err.orig_exc, SyntaxProblem):
+            return None, [err.orig_exc.diagnostic]
+        raise
+    s = d.span
+    moved = Span(file, max(first_line, s.line + dl), max(1, s.column + dc), max(first_line, s.end_line + dl),
+                 max(1, s.end_column + dc))
+    return None, [Diagnostic(moved, d.code, d.message, d.severity, d.hint)]

@@ -114,3 +114,62 @@ def test_repeated_ids_are_reported_in_the_component_file(tmp_path: Path) -> None
     assert game is None
     (err,) = [d for d in diags if d.code == "duplicate"]
     assert err.span.file.endswith("cards.yaml") and err.span.line == 4 and "'crown' is used twice" in err.message
+
+
+ABILITY_GAME = """\
+name: abil
+title: Abilities
+seats: {min: 2, max: 2}
+rules: [main.rules]
+start: main
+components:
+  card:
+    file: cards.yaml
+    collection: all_cards
+    abilities: {on_play: "you: seat"}
+state:
+  seat:
+    money: {type: int, initial: 0, ledger: true}
+"""
+ABILITY_CARDS = """\
+items:
+  - {id: coin, copies: 2, on_play: "gain 3 to you.money"}
+  - id: bank
+    on_play: |
+      choose amount from [1, 5] by you "How much from the {this}?"
+      gain amount to you.money
+  - {id: blank}
+"""
+ABILITY_RULES = """\
+phase main:
+    for c in all_cards:
+        run on_play of c with seats[0]
+    end winners seats
+"""
+
+
+def test_abilities_run_from_the_items_file_and_may_wait_for_a_choice(tmp_path: Path) -> None:
+    game, diags = make(tmp_path, ABILITY_RULES, ABILITY_GAME, ABILITY_CARDS)
+    assert diags == [] and game is not None
+    engine = Engine(game)
+    state = engine.new_game(2, seed=1)
+    d = engine.pending(state)
+    assert d.name == "amount" and d.prompt(0) == "How much from the bank?"  # type: ignore[union-attr]
+    state = engine.apply(state, "amount:5", 0)
+    # Two coins (3 each) ran before the bank; the blank card has no ability and does nothing.
+    assert state["seat"]["money"] == [11, 0] and state["result"] is not None
+
+
+def test_a_mistake_in_ability_code_points_into_the_items_file(tmp_path: Path) -> None:
+    cards = ABILITY_CARDS.replace("gain amount to you.money", "gain amount to you.mony")
+    game, diags = make(tmp_path, ABILITY_RULES, ABILITY_GAME, cards)
+    (err,) = [d for d in diags if d.severity == "error"]
+    assert game is None and err.span.file.endswith("cards.yaml")
+    assert (err.span.line, err.span.column) == (6, 22) and err.hint == "did you mean 'money'?"
+
+
+def test_running_an_ability_a_kind_does_not_have_is_reported(tmp_path: Path) -> None:
+    rules = ABILITY_RULES.replace("run on_play of c", "run on_ply of c")
+    game, diags = make(tmp_path, rules, ABILITY_GAME, ABILITY_CARDS)
+    (err,) = [d for d in diags if d.severity == "error"]
+    assert err.code == "unknown-name" and err.span.line == 3 and err.hint == "did you mean 'on_play'?"
