@@ -17,7 +17,8 @@ from . import runtime_support as R
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .exprgen import BUILTINS, CONSTANTS, Code, Expressions
 from .scope import Scope
-from .types import ANY, BOOL, INT, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type
+from .types import (ANY, BOOL, INT, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type,
+                    unify)
 from .world import World
 
 MODULE_NAME = "<rules>"
@@ -479,10 +480,12 @@ class Compiler:
         if var is None or not var.open_type:
             return
         vt = self._type_of(value, scope)
+        if element and var.type.kind == "list" and var.type.args[0].kind not in ("any", "none"):
+            vt = unify(var.type.args[0], vt)  # a later value may fill a part the first left none
         new = list_of(vt) if element else vt
         if new.kind == "list" and new.args[0].kind not in ("any", "none"):
             var.type = new
-            var.open_type = False
+            var.open_type = _has_none(new.args[0])
 
     def _ids_const(self, kind: str) -> str | None:
         """The constant holding the ids of a kind whose values are indexes (nodes, components)."""
@@ -893,6 +896,11 @@ def copy_code(code: str, t: Type) -> str:
     if t.kind in ("list", "map", "any"):
         return f"_dc({code})"
     return code
+
+
+def _has_none(t: Type) -> bool:
+    """Does a type still have a part known only as none (so a later value may tell more)?"""
+    return t.kind == "none" or any(_has_none(a) for a in t.args)
 
 
 def _prologue(body: list[tuple[int, str, Span | None]]) -> str:

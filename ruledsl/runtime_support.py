@@ -154,7 +154,9 @@ def make_formatter(t: "Type", node_ids: tuple[Any, ...],
         return lambda v, names: "none" if v is None else ", ".join(inner(x, names) for x in v)
     if kind == "tuple":
         parts = [make_formatter(a, node_ids, component_ids) for a in t.args]
-        return lambda v, names: "none" if v is None else " ".join(f(x, names) for f, x in zip(parts, v))
+        # A part that is none says nothing to a person: ("stop", none) reads "stop".
+        return lambda v, names: "none" if v is None else " ".join(
+            f(x, names) for f, x in zip(parts, v) if x is not None)
     if kind == "map":
         key = make_formatter(t.args[0], node_ids, component_ids)
         value = make_formatter(t.args[1], node_ids, component_ids)
