@@ -19,7 +19,8 @@ LONDON = Path(__file__).resolve().parent.parent / "games" / "london"
 CARD_ATTRS = {
     "name": str, "colour": str, "group": str, "kind": str, "play_cost": int, "prestige": int,
     "activation": str, "activation_cost": int, "money": int, "prestige_now": int, "poverty": int,
-    "flip": bool, "ability": str, "loan_bonus": int,
+    "flip": bool, "ability": str, "loan_bonus": int, "needs_spend": bool, "spend_any_colour": bool, "peek": int,
+    "extra_draws": int, "may_swap": bool,
 }
 # Abilities are rules code, present only on the items that have them.
 CARD_CODE = {"on_activate", "on_place"}
