@@ -42,6 +42,8 @@ class Game:
     node_fields: tuple[FieldSpec, ...]
     node_cells: tuple[tuple[tuple[int, int], ...], ...]
     component_fields: dict[str, tuple[FieldSpec, ...]] = field(default_factory=dict)
+    # kind -> the seat and global fields that hold every item of that kind exactly once
+    component_places: dict[str, tuple[str, ...]] = field(default_factory=dict)
     variant: str | None = None
     variants: tuple[str, ...] = ()
     display: dict[str, str] = field(default_factory=dict)

@@ -188,6 +188,7 @@ class _Loader:
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
             component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
+            component_places=self.places(data, pos, seat_fields, global_fields),
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
@@ -257,6 +258,25 @@ class _Loader:
             self.indexes[kind] = {cid: i for i, cid in enumerate(ids)}
             self.kinds.add(kind)
             result[kind] = (tuple(ids), attrs, values, spec["collection"])
+        return result
+
+    def places(self, data: dict[str, Any], pos: PositionMap, seat_fields: dict[str, Any],
+               global_fields: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+        """The fields declared to hold every item of a kind exactly once, checked to exist."""
+        result = {}
+        for kind, spec in (data.get("components") or {}).items():
+            names = spec.get("places") or []
+            for i, name in enumerate(names):
+                found = seat_fields.get(name) or global_fields.get(name)
+                if found is None:
+                    self.diags.error(pos.nearest(("components", kind, "places", i)), "unknown-field",
+                                     f"'{name}' is not a seat or global field",
+                                     did_you_mean(name, list(seat_fields) + list(global_fields)))
+                elif kind not in str(found[0].type):
+                    self.diags.error(pos.nearest(("components", kind, "places", i)), "type",
+                                     f"'{name}' is a {found[0].type}: it cannot hold a {kind}")
+            if names:
+                result[kind] = tuple(names)
         return result
 
     def ability_params(self, kind: str, ability: str, text: str, span: Span) -> tuple[A.Param, ...]:

@@ -6,6 +6,7 @@
 - every state on the way survives a JSON round trip (the game goes on from the restored copy);
 - `apply` never changes its input;
 - money (the game's ledgered fields) changes only through pay/gain: start − paid + gained = final;
+- where a game declares the places of a component kind, every item is in exactly one of them;
 - no seat's view shows a field declared hidden from it.
 """
 
@@ -103,6 +104,24 @@ def test_same_seed_same_journal_and_replay(name: str, seats: int) -> None:
         assert replayed["result"] == first["result"]
 
 
+def _flatten(value: Any) -> list[Any]:
+    if isinstance(value, list):
+        return [x for v in value for x in _flatten(v)]
+    return [] if value is None else [value]
+
+
+def _conserved(engine: Engine, state: dict[str, Any]) -> None:
+    """Every item of a kind with declared places is in exactly one of them."""
+    g = engine.game
+    for kind, places in g.component_places.items():
+        found: list[Any] = []
+        for name in places:
+            column = state["seat"][name] if name in state["seat"] else [state["global"][name]]
+            found += _flatten(column)
+        count = len(g.world.components[kind].ids)
+        assert sorted(found) == list(range(count)), f"{kind}s out of place after {state['decisions']} decisions"
+
+
 def json_round_trip(state: dict[str, Any], old_events: int) -> dict[str, Any]:
     """The state read back from JSON text.
 
@@ -135,6 +154,7 @@ def test_every_state_round_trips_and_apply_does_not_mutate(name: str, seats: int
             assert restored == new
             choices.append((seat, option))
             state = restored  # the game goes on from the JSON copy
+            _conserved(engine, state)
         assert choices == reference.journal.choices
         assert state["result"] == reference.journal.result
 
