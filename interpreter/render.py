@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ruledsl.runtime_support import make_formatter
+from ruledsl.types import TypeSyntaxError, parse_type
+
 from .engine import Engine
 from .game import Game
 from .view import HIDDEN, masked_state
@@ -109,31 +112,53 @@ def board(game: Game, view: dict[str, Any], badges: list[tuple[str, str]] | None
     return "\n".join(lines)
 
 
+def value_text(game: Game, type_text: str, value: Any, names: list[str]) -> str:
+    """A field's value for people, by its declared type: seats by name, items by name or id."""
+    if value == HIDDEN:
+        return "(hidden)"
+    world = game.world
+    ids = world.ids_by_kind()
+    for kind, component in world.components.items():
+        if "name" in component.attrs:
+            ids[kind] = tuple(str(n) for n in component.attr_values["name"])
+    try:
+        t = parse_type(type_text, world.components)
+    except TypeSyntaxError:
+        return str(value)
+    return make_formatter(t, world.node_ids, ids)(value, names)
+
+
 def seats_table(game: Game, view: dict[str, Any], current: int | None = None) -> str:
-    """One line per seat with its visible fields."""
+    """One block per seat: its short fields on one line, its lists below (hidden ones left out)."""
     out = []
     for i, name in enumerate(view["names"]):
-        parts = []
+        parts, lists = [], []
         for f in game.seat_fields:
             value = view["seats"][f.name][i]
             if value == HIDDEN:
                 continue
-            if isinstance(value, bool):
-                value = "yes" if value else "no"
-            parts.append(f"{f.name} {value}")
+            text = value_text(game, f.type_text, value, view["names"])
+            if isinstance(value, list):
+                if value:
+                    lists.append(f"      {f.name}: {text}")
+            else:
+                parts.append(f"{f.name} {text}")
         mark = ">" if i == current else " "
         out.append(f" {mark} {name:<8} " + "  ".join(parts))
+        out.extend(lists)
     return "\n".join(out)
 
 
 def public_globals(game: Game, view: dict[str, Any]) -> str:
-    """Visible global fields that read well as one line each (numbers, text, seats)."""
-    out = []
+    """Visible global fields: short ones on one line, lists one per line."""
+    short, lists = [], []
     for f in game.global_fields:
         value = view["global"][f.name]
-        if value == HIDDEN or isinstance(value, (dict, list)):
+        if value == HIDDEN or isinstance(value, dict):
             continue
-        if f.type_text == "seat" and isinstance(value, int):
-            value = view["names"][value]
-        out.append(f"{f.name}: {value}")
-    return "   ".join(out)
+        text = value_text(game, f.type_text, value, view["names"])
+        if isinstance(value, list):
+            lists.append(f"  {f.name}: {text if value else '(empty)'}")
+        else:
+            short.append(f"{f.name}: {text}")
+    return "\n".join(["   ".join(short)] + lists)

@@ -151,6 +151,8 @@ def make_formatter(t: "Type", node_ids: tuple[Any, ...],
         return lambda v, names: "none" if v is None else ("yes" if v else "no")
     if kind == "list":
         inner = make_formatter(t.args[0], node_ids, component_ids)
+        if t.args[0].kind == "list":  # a list of lists keeps its groups visible: [a, b], [c]
+            return lambda v, names: "none" if v is None else ", ".join(f"[{inner(x, names)}]" for x in v)
         return lambda v, names: "none" if v is None else ", ".join(inner(x, names) for x in v)
     if kind == "tuple":
         parts = [make_formatter(a, node_ids, component_ids) for a in t.args]
