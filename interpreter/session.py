@@ -75,6 +75,7 @@ class Session:
         self.write = write
         self.bots = {i: RandomAgent(bot_seed(journal.seed, i)) for i, s in enumerate(seats) if s.kind == "bot"}
         self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
+        self.has_private_fields = any(f.visible == "owner" for f in engine.game.seat_fields)
         self.state = replay(engine, journal)
         self.shown_log = 0
 
@@ -110,10 +111,15 @@ class Session:
     def ask(self, seat: int, decision: Decision) -> str:
         """Show a human their view and read their answer until it is a legal option."""
         name = self.seats[seat].name
-        private = decision.secret and len(self.humans) > 1
+        # With several people at one screen, a seat's own view (its hand, its secret vote) is shown
+        # only after the others have looked away.
+        private = len(self.humans) > 1 and (decision.secret or self.has_private_fields)
         if private:
             self.write("\n" * 3 + f"=== {name}, your secret choice: others look away. ===")
-            self.read(f"{name}, press Enter when only you can see the screen. ")
+            try:
+                self.read(f"{name}, press Enter when only you can see the screen. ")
+            except EOFError:
+                raise Quit() from None
         self.show(seat)
         options = decision.options(seat)
         self.write(f"\n{name}: {decision.prompt(seat)}" + ("  (secret)" if decision.secret else ""))

@@ -62,3 +62,23 @@ def test_long_option_lists_are_laid_out_in_numbered_columns() -> None:
     assert len(lines) < 40
     assert all(f"{k}. cell {k - 1}" in text for k in range(1, 41))
     assert option_columns(["a", "b"]) == "  1. a\n  2. b"
+
+
+def test_two_people_at_one_screen_hand_over_before_each_private_view(tmp_path: Path) -> None:
+    engine = Engine(load_game("london"))
+    journal = Journal("london", 2, 4, ["Ana", "Ben"], ["human", "human"])
+    out: list[str] = []
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if len(prompts) > 12:
+            raise EOFError
+        return "" if "press Enter" in prompt else "1"
+
+    Session(engine, journal, [Seat("human", "Ana"), Seat("human", "Ben")], tmp_path / "l.json",
+            read=read, write=out.append).run()
+    # Every answer is preceded by a hand-over, because hands are visible to their owner only.
+    answers = [p for p in prompts if p.endswith("> ")]
+    handovers = [p for p in prompts if "press Enter" in p]
+    assert answers and len(handovers) >= len(answers) - 1
