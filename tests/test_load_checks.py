@@ -39,7 +39,7 @@ def test_roll_gives_a_copy_not_the_table_itself(tmp_path: Path) -> None:
              "    log \"{face} {die}\"\n    end winners seats\n")
     e = engine(tmp_path, rules, tables={"die": [[1], [1]]})
     state = e.new_game(1, seed=3)
-    assert state["log"][0]["text"] == "1, 7 1, 1"
+    assert state["log"][0]["text"] == "1, 7 [1], [1]"
 
 
 def test_a_table_and_a_field_cannot_share_a_name(tmp_path: Path) -> None:
