@@ -119,6 +119,16 @@ class _Loader:
                                  did_you_mean(key, ["seat", "global", "node", *kinds]))
         component_fields = {kind: self.fields(state.get(kind, {}), ("state", kind), pos, index, kind)
                             for kind in kinds}
+        for kind, fields in component_fields.items():
+            for name in fields:
+                if name in kinds[kind][1]:
+                    self.diags.error(pos.nearest(("state", kind, name)), "duplicate",
+                                     f"'{name}' is both a {kind} field and an attribute in its file: rename one")
+        for kind, info in kinds.items():
+            clash = info[3] in (state.get("global") or {}) or info[3] in (data.get("tables") or {})
+            if clash:
+                self.diags.error(pos.nearest(("components", kind, "collection")), "duplicate",
+                                 f"the collection name '{info[3]}' is already a global field or a table")
         seat_fields = self.fields(state.get("seat", {}), ("state", "seat"), pos, index, "seat")
         global_fields = self.fields(state.get("global", {}), ("state", "global"), pos, index, "global")
         node_fields = self.fields(state.get("node", {}), ("state", "node"), pos, index, "node")
@@ -179,6 +189,7 @@ class _Loader:
             elif [t.kind for t in found[1]] != ["node"] or found[2].kind not in ("str", "any"):
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
+        places = self.places(data, pos, seat_fields, global_fields)
         if self.diags.has_errors:
             return None
         return Game(
@@ -188,7 +199,7 @@ class _Loader:
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
             component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
-            component_places=self.places(data, pos, seat_fields, global_fields),
+            component_places=places,
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
             reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
@@ -246,7 +257,9 @@ class _Loader:
             for name in declared:
                 self.ability_code.append(AbilityCode(kind, name, params[name], tuple(bodies[name])))
             names = sorted({k for row in rows for k in row})
-            attrs: dict[str, Type] = {"id": type_of_data(ids[0]) if ids else Type("any", (), True)}
+            attrs: dict[str, Type] = {"id": Type("none", (), True)}
+            for cid in ids:
+                attrs["id"] = unify(attrs["id"], type_of_data(cid))
             values: dict[str, tuple[Any, ...]] = {"id": tuple(ids)}
             for name in names:
                 column = tuple(_freeze(row.get(name)) for row in rows)
@@ -272,7 +285,7 @@ class _Loader:
                     self.diags.error(pos.nearest(("components", kind, "places", i)), "unknown-field",
                                      f"'{name}' is not a seat or global field",
                                      did_you_mean(name, list(seat_fields) + list(global_fields)))
-                elif kind not in str(found[0].type):
+                elif not _holds(found[0].type, kind):
                     self.diags.error(pos.nearest(("components", kind, "places", i)), "type",
                                      f"'{name}' is a {found[0].type}: it cannot hold a {kind}")
             if names:
@@ -311,6 +324,7 @@ class _Loader:
         for name, option in options.items():
             for key, value in option["values"].items():
                 where = pos.nearest(("options", name, "values", key))
+                self.whole_numbers(value, ("options", name, "values", key), pos)
                 if key not in tables:
                     self.diags.error(where, "unknown-name", f"variant '{name}' sets '{key}', which is not a table",
                                      did_you_mean(key, list(tables)))
@@ -349,6 +363,7 @@ class _Loader:
             self.whole_numbers(node, ("nodes", i), bpos)
             graph.add_node(nid, **{k: v for k, v in node.items() if k != "id"})
             node_ids.append(nid)
+        self.whole_numbers(board.get("edges") or [], ("edges",), bpos)
         for i, edge in enumerate(board.get("edges") or []):
             a, b, extra = (edge[0], edge[1], {}) if isinstance(edge, list) else (
                 edge["from"], edge["to"], {k: v for k, v in edge.items() if k not in ("from", "to")})
@@ -471,6 +486,11 @@ def _edge_columns(graph: "nx.Graph[Any]", node_ids: list[Any], index: dict[Any, 
         columns[name] = tuple(per_node)
         types[name] = t
     return columns, types
+
+
+def _holds(t: Type, kind: str) -> bool:
+    """Can a value of type t contain items of the kind (directly or inside lists)?"""
+    return t.kind == kind or any(_holds(a, kind) for a in t.args)
 
 
 def _text_start(source: str, span: Span) -> tuple[int, int]:

@@ -487,15 +487,6 @@ class Compiler:
             var.type = new
             var.open_type = _has_none(new.args[0])
 
-    def _ids_const(self, kind: str) -> str | None:
-        """The constant holding the ids of a kind whose values are indexes (nodes, components)."""
-        if kind == "node":
-            return "_nid"
-        component = self.world.components.get(kind)
-        if component is None:
-            return None
-        return self.exprs.const("ids", kind, component.ids)
-
     def _formula_local(self, e: A.Expr, scope: Scope) -> bool:
         while isinstance(e, (A.Attr, A.Index)):
             e = e.obj
@@ -667,11 +658,9 @@ class Compiler:
         seats = []
         for name, e in s.fields:
             code, t = self.exprs.expr(e, scope)
-            ids = self._ids_const(t.elem.kind if t.kind == "list" else t.kind)
-            if ids and t.kind == "list":
-                fields.append(f"{name!r}: [None if x is None else {ids}[x] for x in {code}]")
-            elif ids:
-                fields.append(f"{name!r}: (None if {code} is None else {ids}[{code}])")
+            to_data = R.make_data(t, self.world.ids_by_kind())
+            if to_data is not None:
+                fields.append(f"{name!r}: {self.exprs.const('data', str(t), to_data)}({code})")
             else:
                 fields.append(f"{name!r}: {copy_code(code, t)}")
             if t.kind == "seat":

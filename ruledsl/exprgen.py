@@ -227,10 +227,12 @@ class Expressions:
             return (f"({a} {op} {b})", BOOL)
         if op in ("==", "!="):
             kinds = {ta.kind, tb.kind}
-            if kinds & ({"node"} | set(self.world.components)) and kinds & {"int", "str"}:
-                self.diags.warning(e.span, "type", f"a node is not its id: comparing {ta} with {tb} is "
+            things = kinds & ({"node"} | set(self.world.components))
+            if things and kinds & {"int", "str"}:
+                thing = sorted(things)[0]
+                self.diags.warning(e.span, "type", f"a {thing} is not its id: comparing {ta} with {tb} is "
                                    "always " + ("false" if op == "==" else "true"),
-                                   "compare the node's id, e.g. lot.id == 7")
+                                   f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
             elif kinds == {"seat", "int"}:
                 pass  # seats are numbered from 0: `s == 0` is the first seat
             elif not kinds & {"any", "none"} and len(kinds) == 2:

@@ -193,3 +193,23 @@ def follow(exits: tuple[tuple[int, Any], ...], value: Any) -> int | None:
         if attr == value:
             return node
     return None
+
+
+def make_data(t: "Type", ids: Mapping[str, tuple[Any, ...]]) -> Callable[[Any], Any] | None:
+    """A function turning a value into log data with ids in place of indexes; None when no part needs it."""
+    if t.kind in ids:
+        kind_ids = ids[t.kind]
+        return lambda v: None if v is None else kind_ids[v]
+    parts = [make_data(a, ids) for a in t.args]
+    if not any(parts):
+        return None
+    if t.kind == "list" and parts[0] is not None:
+        inner = parts[0]
+        return lambda v: None if v is None else [inner(x) for x in v]
+    if t.kind == "tuple":
+        fs = [f or (lambda x: x) for f in parts]
+        return lambda v: None if v is None else [f(x) for f, x in zip(fs, v)]
+    if t.kind == "map":
+        value = parts[1] or (lambda x: x)
+        return lambda v: None if v is None else {k: value(x) for k, x in v.items()}
+    return None

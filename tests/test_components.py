@@ -173,3 +173,26 @@ def test_running_an_ability_a_kind_does_not_have_is_reported(tmp_path: Path) -> 
     game, diags = make(tmp_path, rules, ABILITY_GAME, ABILITY_CARDS)
     (err,) = [d for d in diags if d.severity == "error"]
     assert err.code == "unknown-name" and err.span.line == 3 and err.hint == "did you mean 'on_play'?"
+
+
+def test_log_data_names_items_by_id_inside_tuples_and_nested_lists(tmp_path: Path) -> None:
+    rules = ("phase main:\n    let pairs = [(c, 1) for c in all_cards]\n    let groups = [[c] for c in all_cards]\n"
+             "    log seen(pairs=pairs, groups=groups) \"seen\"\n    end winners seats\n")
+    game, diags = make(tmp_path, rules)
+    assert game is not None, diags
+    data = Engine(game).new_game(2, seed=1)["log"][0]["data"]
+    assert data["pairs"][-1] == ["crown", 1] and data["groups"][0] == ["coin-1"]
+
+
+def test_a_field_may_not_hide_an_attribute_nor_a_collection_a_field(tmp_path: Path) -> None:
+    game, diags = make(tmp_path, game=GAME.replace("face_up: {type: bool, initial: true}",
+                                                   "value: {type: int, initial: 0}"))
+    assert game is None and any("both a card field and an attribute" in d.message for d in diags)
+    game, diags = make(tmp_path, game=GAME.replace("collection: all_cards", "collection: deck"))
+    assert game is None and any("collection name 'deck' is already" in d.message for d in diags)
+
+
+def test_places_must_be_fields_that_can_hold_the_items(tmp_path: Path) -> None:
+    game, diags = make(tmp_path, game=GAME.replace("collection: all_cards}", "collection: all_cards, places: [hand, score]}"))
+    assert game is None
+    assert any("'score' is not a seat or global field" in d.message for d in diags)

@@ -65,7 +65,7 @@ def test_comparing_a_node_with_a_number_warns_and_seats_with_numbers_do_not(tmp_
              "    let s = [x for x in seats if x == 0]\n    log \"{n} {s}\"\n    end winners seats\n")
     _, diags = check(tmp_path, rules, board=LINE_BOARD)
     (warn,) = warnings(diags)
-    assert warn.span.line == 2 and "a node is not its id" in warn.message and "lot.id" in (warn.hint or "")
+    assert warn.span.line == 2 and "a node is not its id" in warn.message and "x.id == 7" in (warn.hint or "")
 
 
 def test_roll_is_a_reserved_word(tmp_path: Path) -> None:
