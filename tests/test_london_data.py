@@ -192,5 +192,6 @@ def test_abilities_are_written_where_the_reference_has_them(cards: dict[str, Any
     assert {x["id"] for x in districts["items"] if x.get("on_activate")} == {
         "southwark-bermondsey", "wandsworth", "kensington", "fulham-chelsea", "greenwich"}
     assert all(x["must_activate"] == ("on_activate" in x) for x in districts["items"])
-    assert d["southwark-bermondsey"]["money_bonus"] == 1 and d["hampstead"]["hand_limit_bonus"] == 1
+    # The rulebook's activation example overrules the reference's +£1 for Southwark & Bermondsey.
+    assert d["southwark-bermondsey"]["money_bonus"] == 0 and d["hampstead"]["hand_limit_bonus"] == 1
     assert d["islington-stoke-newington"]["play_cost_discount"] == 1
