@@ -265,12 +265,7 @@ class Compiler:
         types = self._params(formula.params)
         fn_name = f"_F{len(self.formula_done) + len(self.formula_busy)}_{len(self.functions)}"
         scope = Scope(None, persistent=False)
-        args = []
-        for p, t in zip(formula.params, types):
-            self.exprs.no_shadow(p.name, p.span, scope)
-            var = scope.declare(p.name, t, "param", p.span)
-            var.used = True
-            args.append(var.code)
+        args = self._declare_params(formula.params, types, scope)
         fn = _Function(fn_name, ", ".join(["c"] + args))
         saved_returns, self.returns = self.returns, []
         if formula.expr is not None:
@@ -290,17 +285,21 @@ class Compiler:
         self.formula_done[name] = sig
         return sig
 
-    # ------------------------------------------------------------------ phases
-    def _compile_phase(self, phase: A.Phase) -> None:
-        resumable = phase.name in self.resumable
-        scope = Scope(None, persistent=resumable)
-        types = self._params(phase.params)
+    def _declare_params(self, params: tuple[A.Param, ...], types: list[Type], scope: Scope) -> list[str]:
+        """Declare a formula's or phase's parameters; returns the Python code naming each."""
         args = []
-        for p, t in zip(phase.params, types):
+        for p, t in zip(params, types):
             self.exprs.no_shadow(p.name, p.span, scope)
             var = scope.declare(p.name, t, "param", p.span)
             var.used = True
             args.append(var.code)
+        return args
+
+    # ------------------------------------------------------------------ phases
+    def _compile_phase(self, phase: A.Phase) -> None:
+        resumable = phase.name in self.resumable
+        scope = Scope(None, persistent=resumable)
+        args = self._declare_params(phase.params, self._params(phase.params), scope)
         if resumable:
             fn = _Function(self.phase_fn[phase.name], "c, L", resumable=True)
             self._stmts(phase.body, scope, fn, [], context="resumable")
@@ -935,7 +934,7 @@ _SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "abs": abs, "s
 _HELPERS: dict[str, Any] = {
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
-    "_fmt": R.fmt_value, "_reversed": _reversed, "_follow": R.follow,
+    "_reversed": _reversed, "_follow": R.follow,
 }
 
 

@@ -97,41 +97,6 @@ def mod(a: int, b: int) -> int:
     return a % b
 
 
-def fmt_value(value: Any, names: list[str], node_ids: tuple[Any, ...], kind: str) -> str:
-    """Text for a value in a log line or prompt, by its static kind."""
-    if value is None:
-        return "none"
-    if kind == "seat":
-        return str(names[value])
-    if kind == "node":
-        return str(node_ids[value])
-    if kind == "bool":
-        return "yes" if value else "no"
-    if kind.startswith("list:"):
-        inner = kind[5:]
-        return ", ".join(fmt_value(v, names, node_ids, inner) for v in value)
-    return str(value)
-
-
-def id_text(value: Any, node_ids: tuple[Any, ...], kind: str) -> str:
-    """The stable text of a value inside an option id (seat numbers, node ids, plain text)."""
-    if value is None:
-        return "none"
-    if kind == "node":
-        return str(node_ids[value])
-    if kind == "bool":
-        return "yes" if value else "no"
-    if kind.startswith("list:"):
-        inner = kind[5:]
-        return "+".join(id_text(v, node_ids, inner) for v in value)
-    return str(value)
-
-
-def kind_tag(type_kind: str, elem_kind: str | None = None) -> str:
-    """The formatting tag used by fmt_value and id_text."""
-    return f"list:{elem_kind}" if type_kind == "list" and elem_kind else type_kind
-
-
 Formatter = Callable[[Any, list[str]], str]
 Identifier = Callable[[Any], str]
 
