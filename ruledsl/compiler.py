@@ -657,8 +657,12 @@ class Compiler:
         seats = []
         for name, e in s.fields:
             code, t = self.exprs.expr(e, scope)
-            to_data = R.make_data(t, self.world.ids_by_kind())
-            if to_data is not None:
+            ids_by_kind = self.world.ids_by_kind()
+            to_data = R.make_data(t, ids_by_kind)
+            if t.kind in ids_by_kind and not t.nullable:
+                # The common case, inline: logging happens on every step of a simulation.
+                fields.append(f"{name!r}: {self.exprs.const('ids', t.kind, ids_by_kind[t.kind])}[{code}]")
+            elif to_data is not None:
                 fields.append(f"{name!r}: {self.exprs.const('data', str(t), to_data)}({code})")
             else:
                 fields.append(f"{name!r}: {copy_code(code, t)}")
