@@ -131,6 +131,65 @@ def _make_loader(file: str) -> type[yaml.SafeLoader]:
     return BoundedLoader
 
 
+# libyaml composes nodes recursively in C, so it only gets text whose nesting is plainly shallow;
+# the pure-Python loader (bounded, and with the best error messages) reads everything else.
+_SHALLOW_INDENT = 160
+_SHALLOW_BRACKETS = MAX_DEPTH
+
+
+def _plainly_shallow(text: str) -> bool:
+    """A cheap over-estimate of the nesting: indentation width and open brackets."""
+    depth = 0
+    for line in text.splitlines():
+        if len(line) - len(line.lstrip(" ")) > _SHALLOW_INDENT:
+            return False
+        for ch in line:
+            if ch in "[{":
+                depth += 1
+                if depth > _SHALLOW_BRACKETS:
+                    return False
+            elif ch in "]}" and depth:
+                depth -= 1
+    return True
+
+
+def _compose(text: str, file: str) -> Node | None:
+    if yaml.__with_libyaml__ and _plainly_shallow(text):
+        try:
+            node: Node | None = yaml.compose(text, Loader=yaml.CSafeLoader)
+            if node is not None:
+                _attach_buffer(node, text)
+            return node
+        except yaml.YAMLError:
+            pass  # read it again below, for the clearest message
+    result: Node | None = yaml.compose(text, Loader=_make_loader(file))
+    return result
+
+
+def _attach_buffer(root: Node, text: str) -> None:
+    """libyaml's marks carry no text; give them the buffer the spans of block ends are measured in."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for attr in ("start_mark", "end_mark"):
+            mark = getattr(node, attr)
+            if mark is not None:
+                pointer = starts[min(mark.line, len(starts) - 1)] + mark.column
+                setattr(node, attr, yaml.Mark(mark.name, mark.index, mark.line, mark.column, text, pointer))
+        if isinstance(node, SequenceNode):
+            todo.extend(node.value)
+        elif isinstance(node, MappingNode):
+            todo.extend(n for pair in node.value for n in pair)
+
+
 def _too_deep(span: Span) -> Diagnostic:
     return Diagnostic(
         span, "yaml-too-deep", f"the data is nested more than {MAX_DEPTH} levels deep", hint="flatten the structure"
@@ -347,7 +406,7 @@ def load_yaml_text(text: str, display_name: str) -> tuple[object, PositionMap, l
     if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         return None, positions, [_too_large_file(display_name)]
     try:
-        root = yaml.compose(text, Loader=_make_loader(display_name))
+        root = _compose(text, display_name)
         if root is None:
             return None, positions, []
         builder = _Builder(display_name, positions)

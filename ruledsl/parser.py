@@ -27,8 +27,10 @@ class _RulesIndenter(Indenter):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = resources.files("ruledsl").joinpath("rules.lark").read_text(encoding="utf-8")
+    # cache=True keeps the built tables in a file named after the grammar's hash: a new
+    # grammar is never served old tables, and a warm start skips the slow construction.
     return Lark(grammar, parser="lalr", start=["start", "expr"], postlex=_RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=True)
+                propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 class SyntaxProblem(Exception):
@@ -500,7 +502,22 @@ def _code_chars(text: str) -> list[tuple[int, str]]:
 
 
 def parse_rules(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[A.RulesFile | None, list[Diagnostic]]:
-    """Parse a rules file; returns the tree (None on error) and the syntax diagnostics."""
+    """Parse a rules file; returns the tree (None on error) and the syntax diagnostics.
+
+    Trees are immutable, so the same text is parsed once (a game and its variants share files).
+    """
+    tree, diags = _parse_rules_cached(source, file, line0, col0)
+    return tree, list(diags)
+
+
+@lru_cache(maxsize=128)
+def _parse_rules_cached(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None,
+                                                                                 tuple[Diagnostic, ...]]:
+    tree, diags = _parse_rules(source, file, line0, col0)
+    return tree, tuple(diags)
+
+
+def _parse_rules(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None, list[Diagnostic]]:
     text = source if source.endswith("\n") else source + "\n"
     try:
         tree = _parser().parse(text, start="start")
