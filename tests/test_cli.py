@@ -92,3 +92,35 @@ def test_play_from_standard_input_and_resume(tmp_path: Path) -> None:
     assert resumed.returncode == 0, resumed.stderr
     again = json.loads(journal.read_text())
     assert again["choices"][:made] == saved["choices"] and len(again["choices"]) > made
+
+
+def _tiny(folder: Path, rules: str) -> None:
+    (folder / "game.yaml").write_text(
+        "name: tiny\ntitle: Tiny\nseats: {min: 2, max: 2}\nrules: [main.rules]\nstart: main\n"
+        "state:\n  global:\n    pile: {type: \"list[int]\", initial: [1, 2]}\n", encoding="utf-8")
+    (folder / "main.rules").write_text(rules, encoding="utf-8")
+
+
+def test_fuzz_reports_a_runtime_error_with_the_seed_and_the_command(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # Drawing three times from a pile of two fails whatever the choices are.
+    _tiny(tmp_path, "phase main:\n    for i in range(3):\n        choose x from [1, 2] by seats[0]\n"
+                    "        draw c from pile\n        log \"{x} {c}\"\n    end winners seats\n")
+    code, out, _ = run(capsys, "validate", "--fuzz", "2", str(tmp_path))
+    assert code == 1
+    assert "main.rules:4:9: error[runtime]: draw from an empty list (2 seats, seed 0)" in out
+    assert f"reproduce: cityrules simulate {tmp_path} -n 1 --players 2 --seed 0" in out
+
+
+def test_fuzz_reports_games_that_never_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _tiny(tmp_path, "phase main:\n    while true:\n        choose x from [1, 2] by seats[0]\n        log \"{x}\"\n"
+                    "    end winners seats\n")
+    code, out, _ = run(capsys, "validate", "--fuzz", "1", "--fuzz-cap", "50", "--format", "json", str(tmp_path))
+    records = json.loads(out)
+    assert code == 1 and [r["code"] for r in records] == ["no-end"]
+    assert "did not end within 50 decisions" in records[0]["message"] and "--cap 50" in records[0]["hint"]
+
+
+def test_fuzz_of_the_shipped_games_finds_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "validate", "--fuzz", "2", "downtown", "city", "london")
+    assert code == 0 and out.count("no problem") == 3
