@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -518,6 +519,34 @@ def _parse_rules_cached(source: str, file: str, line0: int, col0: int) -> tuple[
 
 
 def _parse_rules(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None, list[Diagnostic]]:
+    tree, diags = _parse_text(source, file, line0, col0)
+    if tree is None and line0 == 1 and col0 == 1:
+        more = _errors_by_definition(source, file)
+        if len(more) > 1:
+            return None, more
+    return tree, diags
+
+
+_DEFINITION = re.compile(r"^(phase|formula)\b")
+
+
+def _errors_by_definition(source: str, file: str) -> list[Diagnostic]:
+    """Every top-level definition parsed on its own, so one mistake does not hide the next."""
+    lines = source.splitlines()
+    starts = [i for i, line in enumerate(lines) if _DEFINITION.match(line)]
+    if len(starts) < 2 or starts[0] != next((i for i, l in enumerate(lines) if l.strip() and not
+                                             l.lstrip().startswith("#")), starts[0]):
+        return []
+    found: list[Diagnostic] = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        chunk = "\n".join(lines[start:end]) + "\n"
+        _, diags = _parse_text(chunk, file, start + 1, 1)
+        found.extend(diags)
+    return found
+
+
+def _parse_text(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None, list[Diagnostic]]:
     text = source if source.endswith("\n") else source + "\n"
     try:
         tree = _parser().parse(text, start="start")
