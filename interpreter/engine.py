@@ -193,7 +193,7 @@ class Engine:
             return self.result(state)
         p = state["pending"]
         spec = self.program.chooses[p["spec"]]
-        open_seats = tuple(s for s, d in zip(p["seats"], p["done"]) if not d)
+        open_seats = tuple(self.open_seats(state))
         choices = {}
         prompts = {}
         prompt_of = self.program.prompts[p["spec"]]
@@ -271,7 +271,7 @@ class Engine:
         if state["result"] is not None:
             raise GameOver("the game is over; no more choices can be made")
         p = state["pending"]
-        open_seats = [s for s, d in zip(p["seats"], p["done"]) if not d]
+        open_seats = self.open_seats(state)
         if seat is None:
             if len(open_seats) != 1:
                 raise NotYourTurn(f"several seats are choosing ({', '.join(state['names'][s] for s in open_seats)}): "

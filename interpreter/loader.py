@@ -13,7 +13,7 @@ from ruledsl import ast as A
 from ruledsl.compiler import AbilityCode, compile_rules
 from ruledsl.diagnostics import Diagnostic, DiagnosticBag, RuleFileError, Span, did_you_mean
 from ruledsl.parser import parse_block, parse_rules
-from ruledsl.types import Type, TypeSyntaxError, parse_type, type_of_data, unify
+from ruledsl.types import Type, TypeSyntaxError, assignable, parse_type, type_of_data, unify
 from ruledsl.world import Component, Field, World
 
 from .game import FieldSpec, Game
@@ -511,7 +511,6 @@ def _text_start(source: str, span: Span) -> tuple[int, int]:
 
 
 def _same_shape(a: Type, b: Type) -> bool:
-    from ruledsl.types import assignable
     return assignable(a, b) or assignable(b, a)
 
 

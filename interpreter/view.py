@@ -72,7 +72,7 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
     pending: dict[str, Any] | None = None
     p = state["pending"]
     if p is not None:
-        open_seats = [s for s, d in zip(p["seats"], p["done"]) if not d]
+        open_seats = engine.open_seats(state)
         answered = [s for s, d in zip(p["seats"], p["done"]) if d]
         pending = {"waiting_for": open_seats, "answered": answered}
         decision = engine.pending(state) if seat in open_seats else None

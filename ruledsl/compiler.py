@@ -275,7 +275,7 @@ class Compiler:
             self._stmts(formula.body, scope, fn, [], context="formula")
             ret = NONE
             for t in self.returns:
-                ret = t if ret.kind == "none" and not ret.nullable else _unify(ret, t)
+                ret = t if ret.kind == "none" and not ret.nullable else unify(ret, t)
             if not self.returns:
                 self.diags.error(formula.name_span, "no-return", f"formula '{name}' never returns a value")
         self.returns = saved_returns
@@ -900,11 +900,6 @@ def _prologue(body: list[tuple[int, str, Span | None]]) -> str:
     text = "\n".join(line for _, line, _ in body)
     binds = [f"{v} = c.{v}" for v in ("S", "N", "V", "C") if f"{v}[" in text]
     return "; ".join(binds) if binds else "pass"
-
-
-def _unify(a: Type, b: Type) -> Type:
-    from .types import unify
-    return unify(a, b)
 
 
 def _children(s: A.Stmt) -> list[tuple[A.Stmt, ...]]:
