@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import marshal
 import importlib.util
+import marshal
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -531,8 +532,30 @@ def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, l
     """Load a game folder and return it with every diagnostic (the game is None on errors)."""
     loader = _Loader(folder, variant)
     game = loader.load()
-    items = sorted(loader.diags.items, key=lambda d: (d.span.file, d.span.line, d.span.column))
+    kept = [d for d in loader.diags.items if not allowed(d, loader.sources.get(d.span.file))]
+    items = sorted(kept, key=lambda d: (d.span.file, d.span.line, d.span.column))
     return game, items, loader.sources
+
+
+_ALLOW = re.compile(r"#\s*allow:\s*([a-z-]+(?:\s*,\s*[a-z-]+)*)")
+
+
+def allowed(diag: Diagnostic, source: str | None) -> bool:
+    """A warning the designer has accepted with `# allow: code` on its line or the comment line above.
+
+    Errors cannot be allowed: the game would not run.
+    """
+    if diag.severity != "warning" or source is None:
+        return False
+    lines = source.splitlines()
+    candidates = lines[diag.span.line - 1: diag.span.line] if 0 < diag.span.line <= len(lines) else []
+    if 1 < diag.span.line <= len(lines) + 1 and lines[diag.span.line - 2].lstrip().startswith("#"):
+        candidates.append(lines[diag.span.line - 2])
+    for line in candidates:
+        for found in _ALLOW.finditer(line):
+            if diag.code in (c.strip() for c in found.group(1).split(",")):
+                return True
+    return False
 
 
 def load_game(name_or_path: str, variant: str | None = None) -> Game:

@@ -192,6 +192,13 @@ class Roll(Node):
 
 
 @dataclass(frozen=True)
+class ExprStmt(Node):
+    """A value alone on a line (`score(s)`, `x == 3`): always reported, since it does nothing."""
+
+    expr: Expr
+
+
+@dataclass(frozen=True)
 class Run(Node):
     phase: str
     args: tuple[Expr, ...]
@@ -269,7 +276,7 @@ class Break(Node):
 
 
 Stmt = Union[Let, Assign, If, For, While, Choose, Roll, Run, RunAbility, Return, End, Log, Pay, Shuffle,
-             Draw, Add, Remove, Pass, Break]
+             Draw, Add, Remove, Pass, Break, ExprStmt]
 
 # ------------------------------------------------------------------ top level
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from . import ast as A
 from . import runtime_support as R
+from .emptiness import EmptyOptions
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .exprgen import BUILTINS, CONSTANTS, Code, Expressions
 from .scope import Scope
@@ -109,7 +110,8 @@ class _Loop:
 
 _FRESH = (A.ListLit, A.ListComp, A.MapLit, A.MapComp)
 # A formula may compute with loops and its own variables, but never change the game.
-_FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove)
+_FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove,
+                       A.ExprStmt)
 
 
 class Compiler:
@@ -197,6 +199,9 @@ class Compiler:
             if _walk_has(phase.body, lambda s: isinstance(s, A.Choose)):
                 self.resumable.add(name)
             _walk_collect(phase.body, lambda s: found.add(s.phase) if isinstance(s, A.Run) else None)
+            # `turn(s)` without `run` is reported once as such, not again as an unreachable phase.
+            _walk_collect(phase.body, lambda s: found.add(s.expr.name) if isinstance(s, A.ExprStmt)
+                          and isinstance(s.expr, A.Call) and s.expr.name in self.phases else None)
             _walk_collect(phase.body, lambda s: found.update(self._ability_targets(s.ability))
                           if isinstance(s, A.RunAbility) else None)
             calls[name] = found
@@ -308,7 +313,25 @@ class Compiler:
             fn = _Function(self.phase_fn[phase.name], ", ".join(["c"] + args))
             self._stmts(phase.body, scope, fn, [], context="direct")
         self._warn_unused(scope)
+        self._warn_empty_options(phase)
         self.functions.append(fn)
+
+    def _warn_empty_options(self, phase: A.Phase) -> None:
+        w = self.world
+        collections = {c.collection for c in w.components.values()}
+
+        def never_empty(name: str) -> bool:
+            if name in ("seats", "nodes") or name in collections:
+                return True
+            value = w.tables[name][1] if name in w.tables else None
+            return isinstance(value, list) and len(value) > 0
+
+        for s in EmptyOptions(phase.body, never_empty).found:
+            self.diags.warning(s.options.span, "empty-options",
+                               f"the options of '{s.var}' can be empty here, and a choice without "
+                               "options stops the game",
+                               "test its length first or add an option that is always there; if the game "
+                               "guarantees it, write '# allow: empty-options' on this line")
 
     def _warn_unused(self, scope: Scope) -> None:
         for var in scope.vars.values():
@@ -421,6 +444,8 @@ class Compiler:
             call = self._run_ability(s, scope)
             if call:
                 emit(call, s.span)
+        elif isinstance(s, A.ExprStmt):
+            self._bare_value(s, scope)
         elif isinstance(s, A.Run):
             args = self._run_args(s, scope)
             if s.phase in self.phases:
@@ -513,8 +538,38 @@ class Compiler:
                              "compute values with a formula")
         fn.emit("return -1" if context == "resumable" else "return", s.span)
 
+    def _bare_value(self, s: A.ExprStmt, scope: Scope) -> None:
+        """A value alone on a line does nothing: say what the designer probably meant."""
+        e = s.expr
+        if isinstance(e, A.Call) and e.name in self.phases:
+            self.diags.error(e.span, "no-effect", f"'{e.name}' is a phase: start it with 'run'",
+                             f"write: run {e.name}(...)")
+            return
+        self._value(e, scope)
+        if isinstance(e, A.Call) and e.name in self.formulas:
+            self.diags.error(e.span, "formula-as-statement",
+                             f"formula '{e.name}' computes a value, which is thrown away here: "
+                             "a formula cannot change the game",
+                             f"keep the value (let x = {e.name}(...)), or make it a phase and run it")
+        elif isinstance(e, A.Call):
+            self.diags.error(e.span, "formula-as-statement",
+                             f"'{e.name}(...)' computes a value, which is thrown away here",
+                             f"keep the value: let x = {e.name}(...)")
+        elif isinstance(e, A.BinOp) and e.op == "==":
+            self.diags.error(e.span, "no-effect", "this comparison is computed and then thrown away",
+                             "to store a value, write '=' instead of '=='")
+        else:
+            self.diags.error(e.span, "no-effect", "this value is computed and then thrown away",
+                             "a line must do something: let, an assignment, run, log, choose...")
+
     def _run_args(self, s: A.Run, scope: Scope) -> list[str]:
         phase = self.phases.get(s.phase)
+        if phase is None and s.phase in self.formulas:
+            self.diags.error(s.name_span, "formula-as-statement",
+                             f"'{s.phase}' is a formula: it computes a value, and 'run' starts a phase",
+                             f"use its value, e.g. let x = {s.phase}(...)")
+            self.formula_used.add(s.phase)
+            return []
         if phase is None:
             self.diags.error(s.name_span, "unknown-phase", f"no phase called '{s.phase}'",
                              did_you_mean(s.phase, list(self.phases)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from typing import Callable
 
 from . import ast as A
@@ -44,8 +46,60 @@ class Expressions:
         self.formula_names = formula_names
         self.consts: dict[str, object] = {}
         self._const_names: dict[tuple[str, str], str] = {}
+        # Expressions (by id) that read a fixed attribute column: what it is, and its values.
+        self.fixed: dict[int, tuple[str, tuple[object, ...]]] = {}
 
     # ------------------------------------------------------------------ helpers
+    def _check_value(self, read: A.Expr, other: A.Expr) -> None:
+        """`lot.shape == "squre"`: a fixed attribute compared with a value no node or item has."""
+        fixed = self.fixed.get(id(read))
+        value = _literal(other)
+        if fixed is None or value is _UNKNOWN:
+            return
+        what, values = fixed
+        if any(v == value for v in values):
+            return
+        if any(isinstance(v, (list, tuple, dict)) for v in values):
+            return
+        shown = sorted({str(v) for v in values if v is not None})
+        hint = did_you_mean(str(value), shown) or (
+            "the values are " + ", ".join(shown) if len(shown) <= 12 else None)
+        self.diags.error(other.span, "unknown-value", f"{what} {value!r}", hint)
+
+    def _check_key(self, obj: A.Expr, key: object, span: Span, scope: Scope) -> None:
+        """`price["skyscraper"]`: a key written in the rules that the table does not have."""
+        name, value = self._table_value(obj, scope)
+        if name is None:
+            return
+        if isinstance(value, dict):
+            if key in value:
+                return
+            shown = [str(k) for k in value]
+            hint = did_you_mean(str(key), shown) or (
+                "its keys are " + ", ".join(shown) if len(shown) <= 12 else None)
+            self.diags.error(span, "unknown-key", f"table {name} has no entry {key!r}", hint)
+        elif isinstance(value, list) and isinstance(key, int) and not -len(value) <= key < len(value):
+            self.diags.error(span, "unknown-key", f"table {name} has {len(value)} entries: "
+                             f"{key} is not a position in it", f"positions run from 0 to {len(value) - 1}")
+
+    def _table_value(self, e: A.Expr, scope: Scope) -> tuple[str | None, object]:
+        """The fixed value of a table, or of a part of one picked with literal keys."""
+        if isinstance(e, A.Name):
+            if scope.lookup(e.name) is None and e.name in self.world.tables:
+                return e.name, self.world.tables[e.name][1]
+            return None, None
+        if isinstance(e, (A.Index, A.Attr)):
+            name, value = self._table_value(e.obj, scope)
+            key = _literal(e.index) if isinstance(e, A.Index) else e.name
+            if name is None or key is _UNKNOWN:
+                return None, None
+            label = f"{name}[{json.dumps(key)}]" if isinstance(e, A.Index) else f"{name}.{key}"
+            if isinstance(value, dict) and key in value:
+                return label, value[key]
+            if isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value):
+                return label, value[key]
+        return None, None
+
     def err(self, span: Span, code: str, message: str, hint: str | None = None) -> Code:
         """Record an error and return a placeholder so checking can go on."""
         self.diags.error(span, code, message, hint)
@@ -164,6 +218,7 @@ class Expressions:
                 return (f"N[{e.name!r}][{obj}]", nf.type)
             if e.name in w.node_attrs:
                 column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
+                self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
                 return (f"{column}[{obj}]", w.node_attrs[e.name])
             return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
                             did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
@@ -174,12 +229,14 @@ class Expressions:
                 return (f"C[{component.name!r}][{e.name!r}][{obj}]", cf.type)
             if e.name in component.attrs:
                 column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
+                self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
                 return (f"{column}[{obj}]", component.attrs[e.name])
             return self.err(e.name_span, "unknown-field", f"a {component.name} has no field or attribute '{e.name}'",
                             did_you_mean(e.name, list(component.fields) + list(component.attrs)))
         if t.kind == "map":
             if t.args[0].kind not in ("str", "any"):
                 return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
+            self._check_key(e.obj, e.name, e.name_span, scope)
             return (f"{obj}[{e.name!r}]", t.args[1])
         if t.kind == "any":
             return (f"{obj}[{e.name!r}]", ANY)
@@ -208,10 +265,16 @@ class Expressions:
             return (f"{obj}[{idx}]", elem)
         if t.kind == "list":
             self.check(it, ("int", "seat"), e.index.span, "a list index")
+            key = _literal(e.index)
+            if key is not _UNKNOWN:
+                self._check_key(e.obj, key, e.index.span, scope)
             return (f"{obj}[{idx}]", t.args[0])
         if t.kind == "map":
             if not assignable(t.args[0], it):
                 return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}")
+            key = _literal(e.index)
+            if key is not _UNKNOWN:
+                self._check_key(e.obj, key, e.index.span, scope)
             return (f"{obj}[{idx}]", t.args[1])
         if t.kind == "any":
             return (f"{obj}[{idx}]", ANY)
@@ -238,6 +301,9 @@ class Expressions:
             elif not kinds & {"any", "none"} and len(kinds) == 2:
                 self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
                                    + ("false" if op == "==" else "true"))
+            else:
+                self._check_value(e.left, e.right)
+                self._check_value(e.right, e.left)
             return (f"({a} {op} {b})", BOOL)
         if op in ("<", "<=", ">", ">="):
             self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
@@ -245,6 +311,9 @@ class Expressions:
             return (f"({a} {op} {b})", BOOL)
         if op in ("in", "not in"):
             self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
+            if isinstance(e.right, A.ListLit):
+                for item in e.right.items:
+                    self._check_value(e.left, item)
             return (f"({a} {op} {b})", BOOL)
         if op == "+":
             if ta.kind == "list" or tb.kind == "list":
@@ -467,3 +536,17 @@ def _plain_read(e: A.Expr) -> bool:
     if isinstance(e, A.Index):
         return _plain_read(e.obj) and _plain_read(e.index)
     return False
+
+
+_UNKNOWN = object()
+
+
+def _literal(e: A.Expr) -> object:
+    """The value of a number or plain text written in the rules, else _UNKNOWN."""
+    if isinstance(e, A.Num):
+        return e.value
+    if isinstance(e, A.Neg) and isinstance(e.operand, A.Num):
+        return -e.operand.value
+    if isinstance(e, A.Template) and e.is_plain:
+        return e.text
+    return _UNKNOWN

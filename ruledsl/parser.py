@@ -122,6 +122,10 @@ class _Builder(Transformer[Token, Any]):
         return c[0]
 
     @v_args(meta=True)
+    def expr_stmt(self, meta: Any, c: list[Any]) -> A.ExprStmt:
+        return A.ExprStmt(self._span(meta), c[0])
+
+    @v_args(meta=True)
     def run_stmt(self, meta: Any, c: list[Any]) -> A.Run:
         return A.Run(self._span(meta), str(c[0]), tuple(c[1] or ()), self._tok(c[0]))
 

@@ -42,6 +42,7 @@ phase main:
     for s in seats:
         draw c from deck
         add c to s.hand
+    # allow: empty-options. Six cards, one shown, at most three drawn: two are always left.
     choose pick from deck by seats[0] "Take which card?"
     pick.face_up = false
     log took(card=pick, cards=deck) "took {pick} ({pick.colour}, worth {pick.value})"
