@@ -29,6 +29,7 @@ quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
+	$(BIN)/python benchmarks/bench_validate.py
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy

@@ -11,10 +11,13 @@ import functools
 import importlib.resources
 import json
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+import fastjsonschema
+
+if TYPE_CHECKING:  # jsonschema is only imported when a file has a problem to explain
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 from interpreter.yamlsource import Path, PathItem, PositionMap
 from ruledsl.diagnostics import Diagnostic, Span, did_you_mean
@@ -42,11 +45,63 @@ def load_schema(schema_name: SchemaName) -> dict[str, Any]:
 
 @functools.cache
 def _validator(schema_name: SchemaName) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(schema_name))
+
+
+@functools.cache
+def _fast_validator(schema_name: SchemaName) -> Callable[[object], object] | None:
+    """A compiled yes/no check of the same schema, for the common case of a valid file.
+
+    jsonschema's validator is the one that explains errors, but it is slow on big boards and
+    card lists. fastjsonschema compiles the schema to Python once; it only knows draft 7, so the
+    schema is translated (see `_draft7`). Only its "valid" answer is used: on any doubt the
+    full validator runs.
+    """
+    try:
+        draft7 = _draft7(load_schema(schema_name))
+        assert isinstance(draft7, dict)
+        return fastjsonschema.compile(draft7)
+    except Exception:  # a schema it cannot compile is simply checked the slow way
+        return None
+
+
+def _draft7(schema: object) -> object:
+    """The same schema in draft 7 terms: $defs, prefixItems and $ref with siblings translated."""
+    if isinstance(schema, list):
+        return [_draft7(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, object] = {}
+    for key, value in schema.items():
+        if key in ("$schema", "$id"):
+            continue
+        if key == "$defs":
+            out["definitions"] = _draft7(value)
+        elif key == "prefixItems":
+            out["items"] = _draft7(value)
+        elif key == "items" and "prefixItems" in schema:
+            out["additionalItems"] = _draft7(value)
+        elif key == "$ref" and isinstance(value, str):
+            out[key] = value.replace("#/$defs/", "#/definitions/")
+        else:
+            out[key] = _draft7(value)
+    if "$ref" in out and len(out) > 1:
+        # Draft 7 ignores the keywords next to a $ref; 2020-12 applies them all.
+        out = {"allOf": [{"$ref": out.pop("$ref")}], **out}
+    return out
 
 
 def check_schema(data: object, positions: PositionMap, schema_name: SchemaName, display_name: str) -> list[Diagnostic]:
     """Every schema violation in `data`, each at the YAML position of the offending value, sorted by position."""
+    fast = _fast_validator(schema_name)
+    if fast is not None:
+        try:
+            fast(data)
+            return []
+        except Exception:  # invalid, or a doubt: the full validator explains
+            pass
     try:
         errors = list(_validator(schema_name).iter_errors(data))
         found: list[Diagnostic] = []
@@ -92,6 +147,8 @@ def _describe(
 
 def _most_relevant(error: ValidationError) -> ValidationError:
     try:
+        from jsonschema.exceptions import best_match
+
         return best_match([error]) or error
     except TypeError:  # relevance compares paths, which may mix int and str keys
         return error

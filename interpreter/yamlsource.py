@@ -84,19 +84,25 @@ class _Stop(Exception):
         self.diagnostic = diagnostic
 
 
-def _span(file: str, start: yaml.Mark, end: yaml.Mark | None = None) -> Span:
-    """Span from pyyaml's 0-based marks; pyyaml's end mark is exclusive, ours inclusive."""
+def _span(file: str, start: yaml.Mark, end: yaml.Mark | None = None, lines: list[str] | None = None) -> Span:
+    """Span from pyyaml's 0-based marks; pyyaml's end mark is exclusive, ours inclusive.
+
+    `lines` (the text's lines) is needed for spans that end at a line break: libyaml's marks
+    do not carry the text.
+    """
     line, column = start.line + 1, start.column + 1
     if end is None or (end.line, end.column) <= (start.line, start.column):
         return Span(file, line, column)
     if end.column == 0:
         # Ends at a line break (block scalars): close the span on the line before.
-        return Span(file, line, column, end.line, max(1, _line_length(end)))
+        return Span(file, line, column, end.line, max(1, _line_length(end, lines)))
     return Span(file, line, column, end.line + 1, end.column)
 
 
-def _line_length(mark: yaml.Mark) -> int:
+def _line_length(mark: yaml.Mark, lines: list[str] | None) -> int:
     """Length of the line that ends just before `mark` (which sits at a line start)."""
+    if lines is not None:
+        return len(lines[mark.line - 1].rstrip("\r")) if 0 < mark.line <= len(lines) else 1
     if not isinstance(mark.buffer, str) or mark.pointer == 0:
         return 1
     end = mark.pointer - 1
@@ -157,37 +163,11 @@ def _compose(text: str, file: str) -> Node | None:
     if yaml.__with_libyaml__ and _plainly_shallow(text):
         try:
             node: Node | None = yaml.compose(text, Loader=yaml.CSafeLoader)
-            if node is not None:
-                _attach_buffer(node, text)
             return node
         except yaml.YAMLError:
             pass  # read it again below, for the clearest message
     result: Node | None = yaml.compose(text, Loader=_make_loader(file))
     return result
-
-
-def _attach_buffer(root: Node, text: str) -> None:
-    """libyaml's marks carry no text; give them the buffer the spans of block ends are measured in."""
-    lines = text.splitlines(keepends=True)
-    starts = [0]
-    for line in lines:
-        starts.append(starts[-1] + len(line))
-    seen: set[int] = set()
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for attr in ("start_mark", "end_mark"):
-            mark = getattr(node, attr)
-            if mark is not None:
-                pointer = starts[min(mark.line, len(starts) - 1)] + mark.column
-                setattr(node, attr, yaml.Mark(mark.name, mark.index, mark.line, mark.column, text, pointer))
-        if isinstance(node, SequenceNode):
-            todo.extend(node.value)
-        elif isinstance(node, MappingNode):
-            todo.extend(n for pair in node.value for n in pair)
 
 
 def _too_deep(span: Span) -> Diagnostic:
@@ -203,8 +183,9 @@ def _recursive(span: Span) -> Diagnostic:
 class _Builder:
     """Turns a composed node tree into plain data, recording positions as it goes."""
 
-    def __init__(self, file: str, positions: PositionMap) -> None:
+    def __init__(self, file: str, positions: PositionMap, lines: list[str] | None = None) -> None:
         self.file = file
+        self.lines = lines
         self.positions = positions
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
@@ -212,7 +193,7 @@ class _Builder:
         self.constructor = yaml.SafeLoader("")
 
     def build(self, node: Node, path: Path, depth: int) -> object:
-        span = _span(self.file, node.start_mark, node.end_mark)
+        span = _span(self.file, node.start_mark, node.end_mark, self.lines)
         self.count += 1
         if self.count > MAX_NODES:
             raise _Stop(
@@ -284,7 +265,7 @@ class _Builder:
             key = self.key(key_node)
             if key is _BAD_KEY:
                 continue
-            key_span = _span(self.file, key_node.start_mark, key_node.end_mark)
+            key_span = _span(self.file, key_node.start_mark, key_node.end_mark, self.lines)
             if key in first_seen:
                 self.duplicate(key, key_span, first_seen[key])
                 continue
@@ -297,7 +278,7 @@ class _Builder:
             key = self.key(key_node)
             if key is _BAD_KEY or key in first_seen or key in base:
                 continue
-            self.positions.record_key(path + (key,), _span(self.file, key_node.start_mark, key_node.end_mark))
+            self.positions.record_key(path + (key,), _span(self.file, key_node.start_mark, key_node.end_mark, self.lines))
             base[key] = self.build(value_node, path + (key,), depth + 1)
         return {**base, **result} if base else result
 
@@ -306,7 +287,7 @@ class _Builder:
         pairs: list[tuple[Node, Node]] = []
         for source in sources:
             if not isinstance(source, MappingNode):
-                span = _span(self.file, source.start_mark, source.end_mark)
+                span = _span(self.file, source.start_mark, source.end_mark, self.lines)
                 self.diagnostics.append(
                     Diagnostic(span, "yaml-bad-merge", "'<<' must be followed by a mapping or a list of mappings")
                 )
@@ -327,7 +308,7 @@ class _Builder:
         return pairs
 
     def key(self, node: Node) -> object:
-        span = _span(self.file, node.start_mark, node.end_mark)
+        span = _span(self.file, node.start_mark, node.end_mark, self.lines)
         if not isinstance(node, ScalarNode):
             self.diagnostics.append(
                 Diagnostic(span, "yaml-complex-key", "a mapping key must be a single value, not a list or mapping")
@@ -409,7 +390,7 @@ def load_yaml_text(text: str, display_name: str) -> tuple[object, PositionMap, l
         root = _compose(text, display_name)
         if root is None:
             return None, positions, []
-        builder = _Builder(display_name, positions)
+        builder = _Builder(display_name, positions, text.splitlines())
         data = builder.build(root, (), 0)
     except _Stop as stop:
         return None, PositionMap(display_name), [stop.diagnostic]
