@@ -1,4 +1,4 @@
-"""One suite run over every game in games/: the contract every game must keep.
+"""One suite run over every game in games/ and examples/: the contract every game must keep.
 
 - the files validate without errors or warnings;
 - seeded random games end, at every seat count;
@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,14 +27,20 @@ from interpreter.simulate import play_bots
 from interpreter.state import copy_state, from_json, to_json
 from interpreter.view import HIDDEN, view
 
-GAMES = shipped_games()
+# The shipped games, and the example games: every folder directly under examples/ with a game.yaml
+# (examples/broken/ holds deliberately broken games and is left out).
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+FOLDERS = {name: games_root() / name for name in shipped_games()}
+FOLDERS.update({p.name: p for p in (EXAMPLES.iterdir() if EXAMPLES.is_dir() else [])
+                if p.name != "broken" and (p / "game.yaml").is_file()})
+GAMES = sorted(FOLDERS)
 # Games per seat count for the fast checks; the slow per-state checks use a share of them.
 FAST_GAMES = int(os.environ.get("CONFORMANCE_GAMES", "200"))
 SLOW_GAMES = int(os.environ.get("CONFORMANCE_SLOW_GAMES", "200"))
 
 
 def _engine(name: str) -> Engine:
-    game, diags, _ = check_game(games_root() / name)
+    game, diags, _ = check_game(FOLDERS[name])
     assert game is not None, [d.message for d in diags]
     return Engine(game)
 
@@ -65,7 +72,7 @@ def test_there_are_games() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_files_validate_cleanly(name: str) -> None:
-    game, diags, _ = check_game(games_root() / name)
+    game, diags, _ = check_game(FOLDERS[name])
     assert game is not None
     assert [f"{d.span.file}:{d.span.line}: {d.message}" for d in diags] == []
 
