@@ -12,7 +12,7 @@ import networkx as nx
 
 from ruledsl import ast as A
 from ruledsl.compiler import AbilityCode, compile_rules
-from ruledsl.diagnostics import Diagnostic, DiagnosticBag, RuleFileError, Span, did_you_mean
+from ruledsl.diagnostics import Diagnostic, DiagnosticBag, RuleFileError, Span, an, did_you_mean
 from ruledsl.parser import parse_block, parse_rules
 from ruledsl.types import Type, TypeSyntaxError, assignable, parse_type, type_of_data, unify
 from ruledsl.world import Component, Field, World
@@ -90,6 +90,10 @@ class _Loader:
             pass
         data, positions, diags = load_yaml(path, shown)
         self.diags.extend(diags)
+        if data is None and not diags:
+            # An empty file (or only comments) holds none of the keys the schema requires.
+            self.diags.error(Span(shown, 1, 1), "schema", f"'{name}' is empty",
+                             "see docs/language.md, section 1, for what this file holds")
         if data is not None and not diags:
             self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
@@ -124,7 +128,7 @@ class _Loader:
             for name in fields:
                 if name in kinds[kind][1]:
                     self.diags.error(pos.nearest(("state", kind, name)), "duplicate",
-                                     f"'{name}' is both a {kind} field and an attribute in its file: rename one")
+                                     f"'{name}' is both {an(kind)} field and an attribute in its file: rename one")
         for kind, info in kinds.items():
             clash = info[3] in (state.get("global") or {}) or info[3] in (data.get("tables") or {})
             if clash:
@@ -146,7 +150,7 @@ class _Loader:
             for kind, fields in (("global", global_fields), ("seat", seat_fields), ("node", node_fields)):
                 if name in fields:
                     self.diags.error(table_spans[name], "duplicate",
-                                     f"'{name}' is both a table and a {kind} field: rename one of them")
+                                     f"'{name}' is both a table and {an(kind)} field: rename one of them")
         self.apply_variant(data, pos, tables)
         currency = data.get("currency")
         if currency is not None and currency not in seat_fields:
@@ -157,7 +161,7 @@ class _Loader:
         for key, fields, kind in (("score", seat_fields, "seat"), ("rounds", global_fields, "global")):
             if key in summary and summary[key] not in fields:
                 self.diags.error(pos.nearest(("summary", key)), "unknown-field",
-                                 f"summary {key} '{summary[key]}' is not a {kind} field",
+                                 f"summary {key} '{summary[key]}' is not {an(kind)} field",
                                  did_you_mean(summary[key], list(fields)))
         adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
         edges, edge_types = _edge_columns(graph, node_ids, index)
@@ -250,7 +254,7 @@ class _Loader:
                     if cid in ids:
                         self.diags.error(ipos.nearest(("items", i, "id")), "duplicate",
                                          f"{kind} id {cid!r} is used twice")
-                        continue
+                        break  # once per item, not once per copy
                     ids.append(cid)
                     rows.append({k: v for k, v in item.items() if k not in ("id", "copies") and k not in declared})
                     for name in declared:
@@ -288,7 +292,7 @@ class _Loader:
                                      did_you_mean(name, list(seat_fields) + list(global_fields)))
                 elif not _holds(found[0].type, kind):
                     self.diags.error(pos.nearest(("components", kind, "places", i)), "type",
-                                     f"'{name}' is a {found[0].type}: it cannot hold a {kind}")
+                                     f"'{name}' is {an(found[0].type)}: it cannot hold {an(kind)}")
             if names:
                 result[kind] = tuple(names)
         return result
@@ -314,7 +318,15 @@ class _Loader:
         if not isinstance(value, str):
             self.diags.error(span, "type", "an ability is rules code written as text", "use a | block for several lines")
             return None
-        first_line, column = _text_start(self.sources.get(shown, ""), span)
+        source = self.sources.get(shown, "")
+        lines = source.splitlines()
+        opener = lines[span.line - 1][span.column - 1:span.column] if 1 <= span.line <= len(lines) else ""
+        if opener == ">" or (opener != "|" and span.end_line > span.line):
+            # YAML has joined the lines into one: the layout the rules depend on is gone.
+            self.diags.error(span, "syntax", "ability code must keep its lines as written, and this YAML "
+                             "value joins them", "write the code as a block that starts with '|'")
+            return None
+        first_line, column = _text_start(source, span)
         phase, diags = parse_block(value, shown, first_line, column)
         self.diags.extend(diags)
         return phase
@@ -330,8 +342,8 @@ class _Loader:
                     self.diags.error(where, "unknown-name", f"variant '{name}' sets '{key}', which is not a table",
                                      did_you_mean(key, list(tables)))
                 elif not _same_shape(tables[key][0], type_of_data(value)):
-                    self.diags.error(where, "type", f"variant '{name}' sets '{key}' to a {type_of_data(value)}, "
-                                     f"but the table is a {tables[key][0]}")
+                    self.diags.error(where, "type", f"variant '{name}' sets '{key}' to {an(type_of_data(value))}, "
+                                     f"but the table is {an(tables[key][0])}")
         if self.variant is None:
             return
         if self.variant not in options:
@@ -431,7 +443,7 @@ class _Loader:
               "any": lambda v: True}.get(kind, lambda v: v in self.indexes.get(kind, {}))
         if not ok(value):
             extra = f" (no {kind} has this id)" if kind in self.indexes else ""
-            self.diags.error(span, "type", f"the initial value {value!r} is not a {t}{extra}")
+            self.diags.error(span, "type", f"the initial value {value!r} is not {an(t)}{extra}")
             return None
         if kind in self.indexes:
             return self.indexes[kind][value]

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from . import ast as A
 from . import runtime_support as R
 from .emptiness import EmptyOptions
-from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
+from .diagnostics import Diagnostic, DiagnosticBag, Span, an, did_you_mean
 from .exprgen import BUILTINS, CONSTANTS, Code, Expressions
 from .scope import Scope
 from .types import (ANY, BOOL, INT, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type,
@@ -174,7 +174,10 @@ class Compiler:
     # ------------------------------------------------------------------ driver
     def compile(self) -> tuple[Program | None, list[Diagnostic]]:
         """Check and compile everything; the Program is None when there are errors."""
-        if self.start not in self.phases:
+        if self.start not in self.phases and self.start in self.formulas:
+            self.diags.error(self.start_span, "unknown-phase", f"the start '{self.start}' is a formula; "
+                             "the game starts with a phase", did_you_mean(self.start, list(self.phases)))
+        elif self.start not in self.phases:
             self.diags.error(self.start_span, "unknown-phase", f"the start phase '{self.start}' is not defined",
                              did_you_mean(self.start, list(self.phases)))
         elif self.phases[self.start].params:
@@ -476,7 +479,7 @@ class Compiler:
             code, t = self._list_target(s.target, scope, "add to")
             value, vt = self._value(s.value, scope)
             if not assignable(t.elem, vt):
-                self.diags.error(s.value.span, "type", f"cannot add a {vt} to a list of {t.elem}")
+                self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}")
             emit(f"{code}.append({value})", s.span)
         elif isinstance(s, A.Remove):
             code, t = self._list_target(s.target, scope, "remove from")
@@ -592,9 +595,9 @@ class Compiler:
         if found is None:
             known = [a for (k, a) in self.abilities if k == t.kind]
             if t.kind not in self.world.components:
-                self.diags.error(s.target.span, "type", f"only components have abilities, not a {t}")
+                self.diags.error(s.target.span, "type", f"only components have abilities, not {an(t)}")
             else:
-                self.diags.error(s.name_span, "unknown-name", f"a {t.kind} has no ability '{s.ability}'",
+                self.diags.error(s.name_span, "unknown-name", f"{an(t.kind)} has no ability '{s.ability}'",
                                  did_you_mean(s.ability, known) or (f"abilities: {', '.join(known)}" if known else None))
             return None
         code, names = found
@@ -673,7 +676,7 @@ class Compiler:
         value, vt = self._value(s.value, scope)
         if s.op == "=":
             if not assignable(tt, vt):
-                self.diags.error(s.value.span, "type", f"cannot store a {vt} where a {tt} belongs")
+                self.diags.error(s.value.span, "type", f"cannot store {an(vt)} where {an(tt)} belongs")
             fn.emit(f"{target} = {value}", s.span)
         else:
             self.exprs.check(tt, ("int",), s.target.span, f"the target of '{s.op}'")
@@ -686,7 +689,7 @@ class Compiler:
         if why:
             self.diags.error(e.span, "read-only", why)
         if t.kind not in ("list", "any"):
-            self.diags.error(e.span, "type", f"can only {what} a list, not a {t}")
+            self.diags.error(e.span, "type", f"can only {what} a list, not {an(t)}")
             return code, list_of(ANY)
         return code, t
 
@@ -696,7 +699,11 @@ class Compiler:
             self.diags.error(s.target.span, "type", f"{verb} needs a seat's field, like s.money")
             return
         seat, st = self.exprs.expr(s.target.obj, scope)
-        if st.kind != "seat" or s.target.name not in self.world.seat_fields:
+        if st.kind == "seat" and s.target.name not in self.world.seat_fields:
+            self.diags.error(s.target.name_span, "unknown-field", f"seats have no field '{s.target.name}'",
+                             did_you_mean(s.target.name, list(self.world.seat_fields)))
+            return
+        if st.kind != "seat":
             self.diags.error(s.target.span, "type", f"{verb} needs a seat's number field, like s.money",
                              did_you_mean(s.target.name, list(self.world.seat_fields)))
             return

@@ -75,6 +75,12 @@ class DiagnosticBag:
         return any(d.severity == "error" for d in self.items)
 
 
+def an(noun: object) -> str:
+    """The noun with its article: 'an int', 'a str', 'a list[int]'."""
+    text = str(noun)
+    return ("an " if text[:1] in ("a", "e", "i", "o", "u") else "a ") + text
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """A 'did you mean' hint for a misspelt name, or None when nothing is close."""
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.7)

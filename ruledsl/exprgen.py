@@ -7,7 +7,7 @@ import json
 from typing import Callable
 
 from . import ast as A
-from .diagnostics import DiagnosticBag, Span, did_you_mean
+from .diagnostics import DiagnosticBag, Span, an, did_you_mean
 from .scope import Scope, Var
 from .runtime_support import make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
@@ -231,7 +231,7 @@ class Expressions:
                 column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
                 self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
                 return (f"{column}[{obj}]", component.attrs[e.name])
-            return self.err(e.name_span, "unknown-field", f"a {component.name} has no field or attribute '{e.name}'",
+            return self.err(e.name_span, "unknown-field", f"{an(component.name)} has no field or attribute '{e.name}'",
                             did_you_mean(e.name, list(component.fields) + list(component.attrs)))
         if t.kind == "map":
             if t.args[0].kind not in ("str", "any"):
@@ -256,7 +256,7 @@ class Expressions:
         if t.kind == "tuple":
             if isinstance(e.index, A.Num):
                 if not 0 <= e.index.value < len(t.args):
-                    return self.err(e.index.span, "type", f"a {t} has positions 0 to {len(t.args) - 1}")
+                    return self.err(e.index.span, "type", f"{an(t)} has positions 0 to {len(t.args) - 1}")
                 return (f"{obj}[{idx}]", t.args[e.index.value])
             self.check(it, ("int",), e.index.span, "a tuple position")
             elem: Type = NONE
@@ -293,7 +293,7 @@ class Expressions:
             things = kinds & ({"node"} | set(self.world.components))
             if things and kinds & {"int", "str"}:
                 thing = sorted(things)[0]
-                self.diags.warning(e.span, "type", f"a {thing} is not its id: comparing {ta} with {tb} is "
+                self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
                                    "always " + ("false" if op == "==" else "true"),
                                    f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
             elif kinds == {"seat", "int"}:

@@ -166,7 +166,8 @@ def test_a_mistake_in_ability_code_points_into_the_items_file(tmp_path: Path) ->
     game, diags = make(tmp_path, ABILITY_RULES, ABILITY_GAME, cards)
     (err,) = [d for d in diags if d.severity == "error"]
     assert game is None and err.span.file.endswith("cards.yaml")
-    assert (err.span.line, err.span.column) == (6, 22) and err.hint == "did you mean 'money'?"
+    assert (err.span.line, err.span.column) == (6, 26) and err.hint == "did you mean 'money'?"
+    assert err.code == "unknown-field"
 
 
 def test_running_an_ability_a_kind_does_not_have_is_reported(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from interpreter.loader import check_game
 from lang_helpers import LINE_BOARD, check, errors, warnings
 from ruledsl.diagnostics import Diagnostic
 
@@ -235,3 +236,39 @@ def test_an_allow_comment_names_the_code_it_allows(tmp_path: Path) -> None:
 def test_an_allow_comment_cannot_silence_an_error(tmp_path: Path) -> None:
     diags = diagnose(tmp_path, "    let a = costs[\"hous\"]  # allow: unknown-key\n    log \"{a}\"\n")
     assert [d.code for d in errors(diags)] == ["unknown-key"]
+
+
+# ------------------------------------------------------------ mistakes the gallery turned up
+
+def test_an_empty_game_file_is_an_error_not_a_clean_game(tmp_path: Path) -> None:
+    (tmp_path / "game.yaml").write_text("# to do\n", encoding="utf-8")
+    game, diags, _ = check_game(tmp_path)
+    assert game is None
+    assert [(d.code, d.span.line, d.message) for d in diags] == [("schema", 1, "'game.yaml' is empty")]
+
+
+def test_folded_ability_code_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    from test_components import ABILITY_CARDS, ABILITY_GAME, ABILITY_RULES, make
+
+    cards = ABILITY_CARDS.replace("on_play: |", "on_play: >", 1)
+    assert cards != ABILITY_CARDS
+    game, diags = make(tmp_path, ABILITY_RULES, ABILITY_GAME, cards)
+    (err,) = [d for d in diags if d.severity == "error"]
+    assert err.span.file.endswith("cards.yaml") and err.code == "syntax"
+    line = cards.splitlines()[err.span.line - 1]
+    assert line[err.span.column - 1] == ">"
+    assert err.hint is not None and "'|'" in err.hint
+
+
+def test_a_stored_value_of_the_wrong_type_reads_well(tmp_path: Path) -> None:
+    d = only(diagnose(tmp_path, "    for s in seats:\n        s.score = \"ten\"\n"), "type")
+    assert d.message == "cannot store a str where an int belongs"
+
+
+def test_a_start_that_names_a_formula_says_so(tmp_path: Path) -> None:
+    from lang_helpers import write_game
+
+    write_game(tmp_path, "formula go() = 1\n\nphase main:\n    end winners seats\n", start="go", **WORLD)
+    _, diags, _ = check_game(tmp_path)
+    (err,) = errors(diags)
+    assert err.code == "unknown-phase" and "'go' is a formula" in err.message
