@@ -334,7 +334,8 @@ class Compiler:
                                f"the options of '{s.var}' can be empty here, and a choice without "
                                "options stops the game",
                                "test its length first or add an option that is always there; if the game "
-                               "guarantees it, write '# allow: empty-options' on this line")
+                               "guarantees it, say why in a comment '# allow: empty-options. REASON' on "
+                               "this line or the line above")
 
     def _warn_unused(self, scope: Scope) -> None:
         for var in scope.vars.values():
@@ -553,7 +554,7 @@ class Compiler:
             self.diags.error(e.span, "formula-as-statement",
                              f"formula '{e.name}' computes a value, which is thrown away here: "
                              "a formula cannot change the game",
-                             f"keep the value (let x = {e.name}(...)), or make it a phase and run it")
+                             f"keep the value with let x = {e.name}(...), or make it a phase and run it")
         elif isinstance(e, A.Call):
             self.diags.error(e.span, "formula-as-statement",
                              f"'{e.name}(...)' computes a value, which is thrown away here",
