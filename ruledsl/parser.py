@@ -7,12 +7,14 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Tree, v_args
 from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
                              UnexpectedToken, VisitError)
 from lark.indenter import DedentError, Indenter
+from lark.visitors import Transformer_NonRecursive
 
 from . import ast as A
+from . import parse_cache
 from .diagnostics import Diagnostic, Span
 
 
@@ -44,14 +46,76 @@ class SyntaxProblem(Exception):
 
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "{": "{", "}": "}"}
 
+MAX_NESTING = 32
+"""How deeply blocks and expressions may nest, counted together (see `_check_nesting`)."""
 
-class _Builder(Transformer[Token, Any]):
-    """Turns the Lark parse tree into `ruledsl.ast` nodes with spans in the designer's file."""
+# Nodes that only group their children: a statement's block, a call's arguments...
+_GROUPING = frozenset({"start", "suite", "args", "pairs", "kwargs", "params", "elif_clause", "else_clause"})
+# Chains such as `a + b + c` or `a and b and c`: one node in the parse tree, nested operations after it.
+_CHAINS = frozenset({"or_", "and_", "arith"})
 
-    def __init__(self, file: str, source: str, line0: int, col0: int):
+
+class _TooDeep(Exception):
+    """The parse tree nests too deeply at (line, column) of the text that was parsed."""
+
+    def __init__(self, line: int, column: int):
+        super().__init__(f"nested too deeply at {line}:{column}")
+        self.line = line
+        self.column = column
+
+
+def _check_nesting(tree: Tree[Token], limit: int) -> dict[int, int]:
+    """Raise _TooDeep where the tree nests more than `limit` levels; else the depth of each text.
+
+    The checker and the generated Python code recurse once per level, so a hostile file could
+    exhaust the stack (or Python's own limits on nested brackets and indentation); a limit far
+    above what rules need turns that into a diagnostic. The walk itself is iterative. The result
+    maps the start of each text in quotes to its depth, so that the expressions inside its
+    braces get only what is left of the limit.
+    """
+    texts: dict[int, int] = {}
+    todo: list[tuple[Tree[Token], int, int, int]] = [(tree, 0, 1, 1)]
+    while todo:
+        node, depth, line, column = todo.pop()
+        if not getattr(node.meta, "empty", True):
+            line, column = node.meta.line, node.meta.column
+        if node.data in _CHAINS:
+            depth += max(0, sum(isinstance(c, Tree) for c in node.children) - 1)
+        elif node.data not in _GROUPING:
+            depth += 1
+        if depth > limit:
+            raise _TooDeep(line, column)
+        for child in node.children:
+            if isinstance(child, Tree):
+                todo.append((child, depth, line, column))
+            elif isinstance(child, Token) and child.type == "STRING" and child.start_pos is not None:
+                texts[child.start_pos] = depth + 1
+    return texts
+
+
+def _too_deep(span: Span) -> Diagnostic:
+    return Diagnostic(span, "too-deep", f"the rules nest more than {MAX_NESTING} levels deep here",
+                      hint="name a part with 'let', or move it into a formula or a phase")
+
+
+def _parse_checked(text: str, start: str, limit: int = MAX_NESTING) -> tuple[Tree[Token], dict[int, int]]:
+    """Parse with Lark, then refuse trees nested deeper than `limit` (raises _TooDeep)."""
+    tree = _parser().parse(text, start=start)
+    return tree, _check_nesting(tree, limit)
+
+
+class _Builder(Transformer_NonRecursive[Token, Any]):
+    """Turns the Lark parse tree into `ruledsl.ast` nodes with spans in the designer's file.
+
+    Non-recursive: a parse tree deeper than Python's stack must still reach `_check_nesting`'s
+    diagnostic rather than a RecursionError.
+    """
+
+    def __init__(self, file: str, source: str, line0: int, col0: int, texts: dict[int, int] | None = None):
         super().__init__()
         self.file = file
         self.source = source
+        self.texts = texts or {}  # depth of each text in quotes, from _check_nesting
         self.line0 = line0  # where the text starts in the file (for rules embedded in YAML)
         self.col0 = col0
         # For a block of statements embedded in YAML every line moves by the same amounts.
@@ -366,7 +430,8 @@ class _Builder(Transformer[Token, Any]):
                 inner = raw[i + 1:close]
                 line = (tok.line or 1)
                 col = (tok.column or 1) + 1 + i + 1
-                parts.append(self._embedded_expr(inner, line, col, span))
+                depth = self.texts.get(tok.start_pos or 0, 0)
+                parts.append(self._embedded_expr(inner, line, col, span, MAX_NESTING - depth))
                 i = close + 1
             else:
                 text.append(ch)
@@ -375,16 +440,18 @@ class _Builder(Transformer[Token, Any]):
             parts.append("".join(text))
         return A.Template(span, tuple(parts))
 
-    def _embedded_expr(self, text: str, line: int, col: int, span: Span) -> A.Expr:
+    def _embedded_expr(self, text: str, line: int, col: int, span: Span, limit: int) -> A.Expr:
         where = self._at(line, col, line, col)
         abs_line, abs_col = where.line, where.column
+        sub = _Builder(self.file, text, abs_line, abs_col)
         try:
-            tree = _parser().parse(text, start="expr")
+            tree, sub.texts = _parse_checked(text, "expr", limit)
         except UnexpectedInput:
             raise SyntaxProblem(Diagnostic(Span(self.file, abs_line, abs_col, abs_line,
                                                 abs_col + max(len(text), 1) - 1),
                                            "syntax", f"'{{{text}}}' in this text is not a valid expression"))
-        sub = _Builder(self.file, text, abs_line, abs_col)
+        except _TooDeep as err:
+            raise SyntaxProblem(_too_deep(sub._at(err.line, err.column, err.line, err.column)))
         result: A.Expr = sub.transform(tree)
         return result
 
@@ -464,7 +531,10 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str, line0: int,
     if opened and (opened[1] < line or tok.type in ("_DEDENT", "$END")):
         return Diagnostic(_shift(file, opened[1], opened[2], line0, col0), "syntax",
                           f"'{opened[0]}' opened here is never closed")
-    return Diagnostic(_shift(file, line, col, line0, col0, len(str(tok))), "syntax",
+    # Line break and indentation tokens hold the next line's indentation: point at the end of the line only.
+    layout = tok.type in ("_NEWLINE", "_INDENT", "_DEDENT", "$END") or "\n" in str(tok)
+    width = 1 if layout else len(str(tok))
+    return Diagnostic(_shift(file, line, col, line0, col0, width), "syntax",
                       f"unexpected {got}; expected {_describe_expected(expected)}")
 
 
@@ -518,7 +588,12 @@ def parse_rules(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[
 @lru_cache(maxsize=128)
 def _parse_rules_cached(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None,
                                                                                  tuple[Diagnostic, ...]]:
+    key = ("rules", source, file, line0, col0)
+    cached = parse_cache.load(key)
+    if isinstance(cached, tuple):
+        return cached
     tree, diags = _parse_rules(source, file, line0, col0)
+    parse_cache.store(key, (tree, tuple(diags)))
     return tree, tuple(diags)
 
 
@@ -553,11 +628,13 @@ def _errors_by_definition(source: str, file: str) -> list[Diagnostic]:
 def _parse_text(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None, list[Diagnostic]]:
     text = source if source.endswith("\n") else source + "\n"
     try:
-        tree = _parser().parse(text, start="start")
-        result: A.RulesFile = _Builder(file, text, line0, col0).transform(tree)
+        tree, texts = _parse_checked(text, "start")
+        result: A.RulesFile = _Builder(file, text, line0, col0, texts).transform(tree)
         return result, []
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(err, file, text, line0, col0)]
+    except _TooDeep as err:
+        return None, [_too_deep(_shift(file, err.line, err.column, line0, col0))]
     except DedentError as err:
         line = _dedent_line(text)
         return None, [Diagnostic(_shift(file, line, 1, line0, col0), "syntax",
@@ -572,11 +649,13 @@ def _parse_text(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesF
 def parse_expression(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[A.Expr | None, list[Diagnostic]]:
     """Parse one expression (used for expressions embedded in YAML)."""
     try:
-        tree = _parser().parse(source, start="expr")
-        result: A.Expr = _Builder(file, source, line0, col0).transform(tree)
+        tree, texts = _parse_checked(source, "expr")
+        result: A.Expr = _Builder(file, source, line0, col0, texts).transform(tree)
         return result, []
     except UnexpectedInput as err:
         return None, [_syntax_diagnostic(err, file, source, line0, col0)]
+    except _TooDeep as err:
+        return None, [_too_deep(_shift(file, err.line, err.column, line0, col0))]
     except VisitError as err:
         if isinstance(err.orig_exc, SyntaxProblem):
             return None, [err.orig_exc.diagnostic]
@@ -611,17 +690,29 @@ def parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.P
     `first_line` and `column` say where the text's first character stands in the YAML file; every
     line of a YAML block keeps the same indentation, so positions move by the same amounts.
     """
+    key = ("block", text, file, first_line, column)
+    cached = parse_cache.load(key)
+    if isinstance(cached, tuple):
+        return cached[0], list(cached[1])
+    phase, diags = _parse_block(text, file, first_line, column)
+    parse_cache.store(key, (phase, tuple(diags)))
+    return phase, diags
+
+
+def _parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.Phase | None, list[Diagnostic]]:
     lines = text.splitlines() or [""]
     source = "phase _ability:\n" + "\n".join("    " + line if line.strip() else "" for line in lines) + "\n"
     dl, dc = first_line - 2, column - 5
     try:
-        tree = _parser().parse(source, start="start")
-        builder = _Builder(file, source, 1, 1)
+        tree, texts = _parse_checked(source, "start")
+        builder = _Builder(file, source, 1, 1, texts)
         builder.block_shift = (dl, dc)
         result: A.RulesFile = builder.transform(tree)
         return result.phases[0], []
     except UnexpectedInput as err:
         d = _syntax_diagnostic(err, file, source, 1, 1)
+    except _TooDeep as err:
+        d = _too_deep(Span(file, err.line, err.column))
     except DedentError:
         d = Diagnostic(Span(file, _dedent_line(source), 1), "syntax",
                        "this line's indentation matches no enclosing block")
