@@ -179,8 +179,15 @@ class _Loader:
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
             return None
-        program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
-                                       tuple((data.get("display") or {}).values()), tuple(self.ability_code))
+        try:
+            program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
+                                           tuple((data.get("display") or {}).values()), tuple(self.ability_code))
+        except RecursionError:
+            # Formulas are checked inside their callers: a very long chain of them runs out of stack.
+            first = files[0].phases[0].span if files and files[0].phases else Span(game_file, 1, 1)
+            self.diags.error(first, "too-deep", "formulas call formulas too many levels deep to be checked",
+                             "shorten the chain: compute a part with a table, or in a phase with let")
+            return None
         self.diags.extend(diags)
         if program is None:
             return None
@@ -440,7 +447,7 @@ class _Loader:
               "seat": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
               "list": lambda v: isinstance(v, list), "map": lambda v: isinstance(v, dict),
               "tuple": lambda v: isinstance(v, list) and len(v) == len(t.args),
-              "any": lambda v: True}.get(kind, lambda v: v in self.indexes.get(kind, {}))
+              "any": lambda v: True}.get(kind, lambda v: isinstance(v, (int, str)) and v in self.indexes.get(kind, {}))
         if not ok(value):
             extra = f" (no {kind} has this id)" if kind in self.indexes else ""
             self.diags.error(span, "type", f"the initial value {value!r} is not {an(t)}{extra}")
@@ -470,8 +477,19 @@ class _Loader:
             if path.stat().st_size > MAX_RULES_BYTES:
                 self.diags.error(Span(shown, 1, 1), "file-too-large", f"'{name}' is over 1 MiB")
                 continue
-            text = path.read_text(encoding="utf-8", errors="replace")
+            raw = path.read_bytes()
+            text = raw.decode("utf-8", errors="replace")
             self.sources[shown] = text
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                # Reported, not silently replaced: a text in the rules would show U+FFFD to players.
+                before = raw[:err.start].decode("utf-8", errors="replace")
+                line = before.count("\n") + 1
+                self.diags.error(Span(shown, line, len(before) - before.rfind("\n")), "syntax",
+                                 f"this file is not UTF-8 text: byte 0x{raw[err.start]:02x} cannot be read",
+                                 "save the file as UTF-8")
+                continue
             tree, diags = parse_rules(text, shown)
             self.diags.extend(diags)
             if tree is not None:

@@ -91,7 +91,13 @@ class Expressions:
         if isinstance(e, (A.Index, A.Attr)):
             name, value = self._table_value(e.obj, scope)
             key = _literal(e.index) if isinstance(e, A.Index) else e.name
-            if name is None or key is _UNKNOWN:
+            if name is None:
+                return None, None
+            if key is _UNKNOWN:
+                # A row picked at run time: when every row is a map, a key must be in one of them.
+                rows = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+                if rows and all(isinstance(r, dict) for r in rows):
+                    return f"{name}[...]", {k: None for r in rows for k in r}
                 return None, None
             label = f"{name}[{json.dumps(key)}]" if isinstance(e, A.Index) else f"{name}.{key}"
             if isinstance(value, dict) and key in value:
@@ -173,7 +179,10 @@ class Expressions:
                 pieces.append(self.fmt(code, t))
         if not pieces:
             return "''"
-        return pieces[0] if len(pieces) == 1 else "(" + " + ".join(pieces) + ")"
+        if len(pieces) == 1:
+            return pieces[0]
+        # A join, not a chain of '+': a text with thousands of parts must still compile.
+        return "''.join((" + ", ".join(pieces) + ",))" if len(pieces) > 8 else "(" + " + ".join(pieces) + ")"
 
     def _Name(self, e: A.Name, scope: Scope) -> Code:
         var = scope.lookup(e.name)

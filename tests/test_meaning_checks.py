@@ -272,3 +272,39 @@ def test_a_start_that_names_a_formula_says_so(tmp_path: Path) -> None:
     _, diags, _ = check_game(tmp_path)
     (err,) = errors(diags)
     assert err.code == "unknown-phase" and "'go' is a formula" in err.message
+
+
+# ------------------------------------------------------------ hostile inputs that used to crash
+
+def test_a_list_where_a_node_id_belongs_is_a_type_error(tmp_path: Path) -> None:
+    from lang_helpers import write_game
+
+    write_game(tmp_path, "phase main:\n    end winners seats\n", global_={"home": ("node?", [1])}, board=LINE_BOARD)
+    game, diags, _ = check_game(tmp_path)
+    assert game is None and [d.code for d in diags] == ["type"]
+
+
+def test_a_text_with_thousands_of_parts_compiles_and_runs(tmp_path: Path) -> None:
+    from lang_helpers import engine
+
+    e = engine(tmp_path, "phase main:\n    let a = 7\n    log \"" + "{a}" * 3000 + "\"\n    end winners seats\n")
+    state = e.new_game(1, seed=1)
+    assert any(ev.get("text") == "7" * 3000 for ev in state["log"])
+
+
+def test_a_very_long_chain_of_formulas_is_a_diagnostic(tmp_path: Path) -> None:
+    rules = "".join(f"formula f{i}(x: int) = f{i + 1}(x) + 1\n" for i in range(200))
+    rules += "formula f200(x: int) = x\nphase main:\n    log \"{f0(1)}\"\n    end winners seats\n"
+    game, diags = check(tmp_path, rules)
+    assert game is None and [d.code for d in diags] == ["too-deep"]
+
+
+def test_a_rules_file_that_is_not_utf8_is_reported_where_the_byte_is(tmp_path: Path) -> None:
+    from lang_helpers import write_game
+
+    write_game(tmp_path, "phase main:\n    end winners seats\n")
+    (tmp_path / "x.rules").write_bytes(b'phase main:\n    log "caf\xe9"\n    end winners seats\n')
+    game, diags, _ = check_game(tmp_path)
+    assert game is None
+    assert [(d.code, d.span.line, d.span.column) for d in diags] == [("syntax", 2, 13)]
+    assert "UTF-8" in diags[0].message

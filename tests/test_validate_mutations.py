@@ -694,15 +694,6 @@ class Case:
     near: tuple[int, int, int, int] | None = None  # ... at these lines and columns (1-based, inclusive)
 
 
-def crashes_the_loader(game: str, data: Any, path: YamlPath) -> bool:
-    """A known bug, left out until it is fixed: the loader raises TypeError (unhashable type) when
-    a list or mapping stands where a state field's initial value holds a node or an item id."""
-    if len(path) < 4 or path[0] != "state" or path[3] != "initial":
-        return False
-    declared = str(get(data, path[:3]).get("type", ""))
-    return any(re.search(rf"\b{k}\b", declared) for k in ["node", *(game_data(game).get("components") or {})])
-
-
 def yaml_case(draw: Draw) -> Case:
     """Delete a key, rename a key or change a value's type, anywhere in one YAML file."""
     game = draw(GAMES, "game")
@@ -712,8 +703,6 @@ def yaml_case(draw: Draw) -> Case:
     path, value = draw(list(yaml_paths(original)), "spot")
     keyed = isinstance(get(original, path[:-1]), dict)
     kinds = conversions(value)
-    if crashes_the_loader(game, original, path):
-        kinds = [k for k in kinds if k not in ("scalar->list", "list->mapping")]
     how = draw((["delete", "rename"] if keyed else []) + kinds, "mutation")
     mutated = yaml.safe_load(game_files(game)[file])
     if how == "delete":
@@ -778,8 +767,10 @@ def rules_case(draw: Draw) -> Case:
         text = lines[row]
         lines.insert(row + 1, text)
         first = code_tokens(text)[0].text
+        # A copied header leaves the first copy without a block; a copied `let` (draw, roll,
+        # choose) declares its name twice; a copied formula is defined twice: all at the copy.
         if opens_block(text) or first in ("let", "draw", "roll", "choose") or first == "formula":
-            case.certain, case.near = True, (row + 1, row + 2, 1, WHOLE_LINE)
+            case.certain, case.near = True, (row + 2, row + 2, 1, WHOLE_LINE)
     else:
         row = draw(code_rows, "row")
         text = lines[row]
@@ -813,6 +804,7 @@ def check_case(case: Case) -> None:
 
 
 def _hypothesis_draw(data: st.DataObject) -> Draw:
+    """Each choice of a case, drawn by hypothesis (so a failure prints every choice made)."""
     return lambda options, label: data.draw(st.sampled_from(options), label)
 
 
@@ -831,14 +823,14 @@ def test_the_starting_points_are_clean(game: str) -> None:
                 assert_sensible(Path(temp), diags, sources)
 
 
-@settings(max_examples=100, deadline=None, derandomize=True,
+@settings(max_examples=85, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_a_yaml_mutation_is_answered_with_diagnostics(data: st.DataObject) -> None:
     check_case(yaml_case(_hypothesis_draw(data)))
 
 
-@settings(max_examples=200, deadline=None, derandomize=True,
+@settings(max_examples=170, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_a_rules_mutation_is_answered_with_diagnostics(data: st.DataObject) -> None:
