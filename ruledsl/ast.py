@@ -310,3 +310,12 @@ class Phase(Node):
 class RulesFile(Node):
     formulas: tuple[Formula, ...]
     phases: tuple[Phase, ...]
+
+
+def child_blocks(s: Stmt) -> list[tuple[Stmt, ...]]:
+    """The blocks of statements directly inside a statement (the branches of an if, a loop's body)."""
+    if isinstance(s, If):
+        return [body for _, body in s.branches] + [s.orelse]
+    if isinstance(s, (For, While)):
+        return [s.body]
+    return []

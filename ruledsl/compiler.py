@@ -965,17 +965,9 @@ def _prologue(body: list[tuple[int, str, Span | None]]) -> str:
     return "; ".join(binds) if binds else "pass"
 
 
-def _children(s: A.Stmt) -> list[tuple[A.Stmt, ...]]:
-    if isinstance(s, A.If):
-        return [body for _, body in s.branches] + [s.orelse]
-    if isinstance(s, (A.For, A.While)):
-        return [s.body]
-    return []
-
-
 def _walk_has(stmts: tuple[A.Stmt, ...], pred: Callable[[A.Stmt], bool]) -> bool:
     for s in stmts:
-        if pred(s) or any(_walk_has(body, pred) for body in _children(s)):
+        if pred(s) or any(_walk_has(body, pred) for body in A.child_blocks(s)):
             return True
     return False
 
@@ -983,7 +975,7 @@ def _walk_has(stmts: tuple[A.Stmt, ...], pred: Callable[[A.Stmt], bool]) -> bool
 def _walk_collect(stmts: tuple[A.Stmt, ...], visit: Callable[[A.Stmt], None]) -> None:
     for s in stmts:
         visit(s)
-        for body in _children(s):
+        for body in A.child_blocks(s):
             _walk_collect(body, visit)
 
 

@@ -67,7 +67,7 @@ class EmptyOptions:
                     self.defs.setdefault(s.target.name, []).append(s.value)
             elif isinstance(s, A.Remove) and isinstance(s.target, A.Name):
                 self.shrunk.add(s.target.name)
-            for child in _children(s):
+            for child in A.child_blocks(s):
                 self._collect(child)
 
     # ----------------------------------------------------------------- walk
@@ -141,6 +141,13 @@ def _num(e: A.Expr) -> int | None:
     return e.value if isinstance(e, A.Num) else None
 
 
+def _length_first(cond: A.BinOp) -> tuple[A.Expr, str, A.Expr]:
+    """`0 < len(xs)` as `len(xs) > 0`: the length on the left, the comparison turned to match."""
+    if _length_of(cond.right) is not None and _length_of(cond.left) is None:
+        return cond.right, {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(cond.op, cond.op), cond.left
+    return cond.left, cond.op, cond.right
+
+
 def when_true(cond: A.Expr) -> set[str]:
     """Lists a condition proves non-empty when it holds (`len(xs) > 0 and ...`)."""
     if isinstance(cond, A.BinOp) and cond.op == "and":
@@ -149,10 +156,7 @@ def when_true(cond: A.Expr) -> set[str]:
         return when_false(cond.operand)
     if not isinstance(cond, A.BinOp):
         return set()
-    left, right, op = cond.left, cond.right, cond.op
-    if _length_of(right) is not None and _length_of(left) is None:
-        left, right = right, left
-        op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+    left, op, right = _length_first(cond)
     inner = _length_of(left)
     if inner is not None:
         n = _num(right)
@@ -172,10 +176,7 @@ def when_false(cond: A.Expr) -> set[str]:
         return when_true(cond.operand)
     if not isinstance(cond, A.BinOp):
         return set()
-    left, right, op = cond.left, cond.right, cond.op
-    if _length_of(right) is not None and _length_of(left) is None:
-        left, right = right, left
-        op = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(op, op)
+    left, op, right = _length_first(cond)
     inner = _length_of(left)
     n = _num(right)
     if inner is not None and ((op == "==" and n == 0) or (op == "<" and n == 1) or (op == "<=" and n == 0)):
@@ -186,14 +187,6 @@ def when_false(cond: A.Expr) -> set[str]:
 
 
 # --------------------------------------------------------------- statements
-def _children(s: A.Stmt) -> list[tuple[A.Stmt, ...]]:
-    if isinstance(s, A.If):
-        return [body for _, body in s.branches] + [s.orelse]
-    if isinstance(s, (A.For, A.While)):
-        return [s.body]
-    return []
-
-
 def _exits(body: tuple[A.Stmt, ...]) -> bool:
     return bool(body) and isinstance(body[-1], (A.Return, A.Break, A.End))
 
@@ -208,7 +201,7 @@ def _changed(stmts: Iterable[A.Stmt]) -> set[str]:
                 found |= names_in(s.source)
         elif isinstance(s, (A.Assign, A.Remove, A.Add)):
             found |= names_in(s.target)
-        for child in _children(s):
+        for child in A.child_blocks(s):
             found |= _changed(child)
     return found
 
