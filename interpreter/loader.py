@@ -78,6 +78,7 @@ class _Loader:
         self.ability_code: list[AbilityCode] = []
         self.diags = DiagnosticBag()
         self.sources: dict[str, str] = {}
+        self._lines: dict[str, list[str]] = {}
 
     def yaml(self, name: str, schema: str) -> tuple[Any, PositionMap | None, str]:
         shown = _display(self.folder, name)
@@ -317,6 +318,12 @@ class _Loader:
             params.append(A.Param(span, name, type_text))
         return tuple(params)
 
+    def lines_of(self, shown: str) -> list[str]:
+        """The lines of a file already read, split once however many abilities it holds."""
+        if shown not in self._lines:
+            self._lines[shown] = self.sources.get(shown, "").splitlines()
+        return self._lines[shown]
+
     def ability_body(self, value: Any, path: tuple[Any, ...], ipos: PositionMap, shown: str) -> A.Phase | None:
         """Parse an item's ability code where it stands in its YAML file."""
         if value is None:
@@ -325,15 +332,14 @@ class _Loader:
         if not isinstance(value, str):
             self.diags.error(span, "type", "an ability is rules code written as text", "use a | block for several lines")
             return None
-        source = self.sources.get(shown, "")
-        lines = source.splitlines()
-        opener = lines[span.line - 1][span.column - 1:span.column] if 1 <= span.line <= len(lines) else ""
+        lines = self.lines_of(shown)
+        opener = _opener(lines, span)
         if opener == ">" or (opener != "|" and span.end_line > span.line):
             # YAML has joined the lines into one: the layout the rules depend on is gone.
             self.diags.error(span, "syntax", "ability code must keep its lines as written, and this YAML "
                              "value joins them", "write the code as a block that starts with '|'")
             return None
-        first_line, column = _text_start(source, span)
+        first_line, column = _text_start(lines, span)
         phase, diags = parse_block(value, shown, first_line, column)
         self.diags.extend(diags)
         return phase
@@ -478,18 +484,18 @@ class _Loader:
                 self.diags.error(Span(shown, 1, 1), "file-too-large", f"'{name}' is over 1 MiB")
                 continue
             raw = path.read_bytes()
-            text = raw.decode("utf-8", errors="replace")
-            self.sources[shown] = text
             try:
-                raw.decode("utf-8")
+                text = raw.decode("utf-8")
             except UnicodeDecodeError as err:
                 # Reported, not silently replaced: a text in the rules would show U+FFFD to players.
+                self.sources[shown] = raw.decode("utf-8", errors="replace")
                 before = raw[:err.start].decode("utf-8", errors="replace")
                 line = before.count("\n") + 1
                 self.diags.error(Span(shown, line, len(before) - before.rfind("\n")), "syntax",
                                  f"this file is not UTF-8 text: byte 0x{raw[err.start]:02x} cannot be read",
                                  "save the file as UTF-8")
                 continue
+            self.sources[shown] = text
             tree, diags = parse_rules(text, shown)
             self.diags.extend(diags)
             if tree is not None:
@@ -524,12 +530,18 @@ def _holds(t: Type, kind: str) -> bool:
     return t.kind == kind or any(_holds(a, kind) for a in t.args)
 
 
-def _text_start(source: str, span: Span) -> tuple[int, int]:
+def _opener(lines: list[str], span: Span) -> str:
+    """The character a YAML scalar starts with: '|', '>', a quote, or the first of a plain value."""
+    if not 1 <= span.line <= len(lines) or span.column < 1:
+        return ""
+    return lines[span.line - 1][span.column - 1:span.column]
+
+
+def _text_start(lines: list[str], span: Span) -> tuple[int, int]:
     """Where the text of a YAML scalar begins: after a quote, or on the line after a `|`."""
-    lines = source.splitlines()
     if not 1 <= span.line <= len(lines):
         return span.line, span.column
-    here = lines[span.line - 1][span.column - 1:span.column] if span.column >= 1 else ""
+    here = _opener(lines, span)
     if here in ("|", ">"):
         for n in range(span.line, len(lines)):
             text = lines[n]

@@ -101,13 +101,9 @@ def _span(file: str, start: yaml.Mark, end: yaml.Mark | None = None, lines: list
 
 def _line_length(mark: yaml.Mark, lines: list[str] | None) -> int:
     """Length of the line that ends just before `mark` (which sits at a line start)."""
-    if lines is not None:
-        return len(lines[mark.line - 1].rstrip("\r")) if 0 < mark.line <= len(lines) else 1
-    if not isinstance(mark.buffer, str) or mark.pointer == 0:
+    if lines is None or not 0 < mark.line <= len(lines):
         return 1
-    end = mark.pointer - 1
-    start = mark.buffer.rfind("\n", 0, end) + 1
-    return len(mark.buffer[start:end].rstrip("\r"))
+    return len(lines[mark.line - 1].rstrip("\r"))
 
 
 def _make_loader(file: str) -> type[yaml.SafeLoader]:

@@ -201,12 +201,7 @@ class Compiler:
             found: set[str] = set()
             if _walk_has(phase.body, lambda s: isinstance(s, A.Choose)):
                 self.resumable.add(name)
-            _walk_collect(phase.body, lambda s: found.add(s.phase) if isinstance(s, A.Run) else None)
-            # `turn(s)` without `run` is reported once as such, not again as an unreachable phase.
-            _walk_collect(phase.body, lambda s: found.add(s.expr.name) if isinstance(s, A.ExprStmt)
-                          and isinstance(s.expr, A.Call) and s.expr.name in self.phases else None)
-            _walk_collect(phase.body, lambda s: found.update(self._ability_targets(s.ability))
-                          if isinstance(s, A.RunAbility) else None)
+            _walk_collect(phase.body, lambda s: found.update(self._entered(s)))
             calls[name] = found
         changed = True
         while changed:
@@ -216,6 +211,17 @@ class Compiler:
                     self.resumable.add(name)
                     changed = True
         self.calls = calls
+
+    def _entered(self, s: A.Stmt) -> set[str]:
+        """The phases one statement may enter."""
+        if isinstance(s, A.Run):
+            return {s.phase}
+        if isinstance(s, A.RunAbility):
+            return self._ability_targets(s.ability)
+        # `turn(s)` without `run` is reported once as such, not again as an unreachable phase.
+        if isinstance(s, A.ExprStmt) and isinstance(s.expr, A.Call) and s.expr.name in self.phases:
+            return {s.expr.name}
+        return set()
 
     def _ability_targets(self, ability: str) -> set[str]:
         """Every phase that `run <ability> of ...` may enter, whatever the kind."""
@@ -319,17 +325,16 @@ class Compiler:
         self._warn_empty_options(phase)
         self.functions.append(fn)
 
-    def _warn_empty_options(self, phase: A.Phase) -> None:
+    def _never_empty(self, name: str) -> bool:
+        """Game data that always has an element: the seats, the board, a collection, a list table."""
         w = self.world
-        collections = {c.collection for c in w.components.values()}
+        if name in ("seats", "nodes") or any(name == c.collection for c in w.components.values()):
+            return True
+        value = w.tables[name][1] if name in w.tables else None
+        return isinstance(value, list) and len(value) > 0
 
-        def never_empty(name: str) -> bool:
-            if name in ("seats", "nodes") or name in collections:
-                return True
-            value = w.tables[name][1] if name in w.tables else None
-            return isinstance(value, list) and len(value) > 0
-
-        for s in EmptyOptions(phase.body, never_empty).found:
+    def _warn_empty_options(self, phase: A.Phase) -> None:
+        for s in EmptyOptions(phase.body, self._never_empty).found:
             self.diags.warning(s.options.span, "empty-options",
                                f"the options of '{s.var}' can be empty here, and a choice without "
                                "options stops the game",

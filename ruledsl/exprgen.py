@@ -62,9 +62,7 @@ class Expressions:
         if any(isinstance(v, (list, tuple, dict)) for v in values):
             return
         shown = sorted({str(v) for v in values if v is not None})
-        hint = did_you_mean(str(value), shown) or (
-            "the values are " + ", ".join(shown) if len(shown) <= 12 else None)
-        self.diags.error(other.span, "unknown-value", f"{what} {value!r}", hint)
+        self.diags.error(other.span, "unknown-value", f"{what} {value!r}", _among(value, shown, "the values are"))
 
     def _check_key(self, obj: A.Expr, key: object, span: Span, scope: Scope) -> None:
         """`price["skyscraper"]`: a key written in the rules that the table does not have."""
@@ -74,13 +72,17 @@ class Expressions:
         if isinstance(value, dict):
             if key in value:
                 return
-            shown = [str(k) for k in value]
-            hint = did_you_mean(str(key), shown) or (
-                "its keys are " + ", ".join(shown) if len(shown) <= 12 else None)
-            self.diags.error(span, "unknown-key", f"table {name} has no entry {key!r}", hint)
+            self.diags.error(span, "unknown-key", f"table {name} has no entry {key!r}",
+                             _among(key, [str(k) for k in value], "its keys are"))
         elif isinstance(value, list) and isinstance(key, int) and not -len(value) <= key < len(value):
             self.diags.error(span, "unknown-key", f"table {name} has {len(value)} entries: "
                              f"{key} is not a position in it", f"positions run from 0 to {len(value) - 1}")
+
+    def _check_index(self, e: A.Index, scope: Scope) -> None:
+        """`_check_key` for an index written as a literal (`price["house"]`, `steps[3]`)."""
+        key = _literal(e.index)
+        if key is not _UNKNOWN:
+            self._check_key(e.obj, key, e.index.span, scope)
 
     def _table_value(self, e: A.Expr, scope: Scope) -> tuple[str | None, object]:
         """The fixed value of a table, or of a part of one picked with literal keys."""
@@ -274,16 +276,12 @@ class Expressions:
             return (f"{obj}[{idx}]", elem)
         if t.kind == "list":
             self.check(it, ("int", "seat"), e.index.span, "a list index")
-            key = _literal(e.index)
-            if key is not _UNKNOWN:
-                self._check_key(e.obj, key, e.index.span, scope)
+            self._check_index(e, scope)
             return (f"{obj}[{idx}]", t.args[0])
         if t.kind == "map":
             if not assignable(t.args[0], it):
                 return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}")
-            key = _literal(e.index)
-            if key is not _UNKNOWN:
-                self._check_key(e.obj, key, e.index.span, scope)
+            self._check_index(e, scope)
             return (f"{obj}[{idx}]", t.args[1])
         if t.kind == "any":
             return (f"{obj}[{idx}]", ANY)
@@ -559,3 +557,8 @@ def _literal(e: A.Expr) -> object:
     if isinstance(e, A.Template) and e.is_plain:
         return e.text
     return _UNKNOWN
+
+
+def _among(value: object, shown: list[str], intro: str) -> str | None:
+    """A hint for a value that is not one of `shown`: the closest one, or all of them when few."""
+    return did_you_mean(str(value), shown) or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None)
