@@ -21,11 +21,11 @@ play: $(STAMP)
 # Set everything up and run the whole test suite (type check included).
 test: $(STAMP)
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # The same suite with fewer per-state conformance games, for day-to-day work.
 quick: $(STAMP)
-	CONFORMANCE_SLOW_GAMES=12 $(BIN)/python -m pytest
+	CONFORMANCE_SLOW_GAMES=12 $(BIN)/python -m pytest -n auto
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py

@@ -9,9 +9,9 @@ import argparse
 import statistics
 import time
 
-from interpreter.engine import Engine
-from interpreter.loader import check_game, resolve_game
-from interpreter.simulate import play_bots
+from interpreter.core.engine import Engine
+from interpreter.load.loader import check_game, resolve_game
+from interpreter.analysis.simulate import play_bots
 
 
 def load_times(repeats: int) -> list[float]:

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter import rng
-from interpreter.decision import Decision, Result
-from interpreter.engine import Engine
+from interpreter.core import rng
+from interpreter.core.decision import Decision, Result
+from interpreter.core.engine import Engine
 
 PIECES = ("black", "blue_1", "blue_2", "brown_1", "brown_2", "brown_3", "thief")
 FACES = (1, 2, 3, 4, 5, "1-3")  # the die, in the order of game.yaml's `die` table

@@ -8,8 +8,8 @@ from typing import Any
 
 import yaml
 
-from interpreter.engine import Engine
-from interpreter.loader import check_game
+from interpreter.core.engine import Engine
+from interpreter.load.loader import check_game
 from ruledsl import ast as A
 from ruledsl.diagnostics import Diagnostic
 from ruledsl.parser import parse_expression, parse_rules

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from interpreter.decision import Decision
-from interpreter.engine import Engine
+from interpreter.core.decision import Decision
+from interpreter.core.engine import Engine
 
 State = dict[str, Any]
 # A pile as the tests write it: card ids bottom first; a "-" in front of an id means face down.

@@ -1,0 +1,41 @@
+"""Bots that answer decisions. They see only their seat's view of the options."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..core import rng
+from ..core.engine import Engine
+
+
+class Agent(Protocol):
+    """Anything that picks an option for a seat."""
+
+    def pick(self, engine: Engine, state: dict[str, Any], seat: int) -> int:
+        """The index of the chosen option among the seat's legal options."""
+        ...
+
+
+class RandomAgent:
+    """Uniformly random among the legal options.
+
+    Each pick is drawn from the bot's seed and the number of decisions made so far, not from a
+    running generator: a game resumed from its journal gets the same bot answers it would have had.
+    """
+
+    def __init__(self, seed: int):
+        self.seed = rng.seed_state(seed)
+
+    def pick(self, engine: Engine, state: dict[str, Any], seat: int) -> int:
+        """A random legal option."""
+        n = engine.option_count(state, seat)
+        _, bits = rng.next_u64(self.seed ^ (state["decisions"] * 0x2545F4914F6CDD1D & 0xFFFFFFFFFFFFFFFF))
+        return bits % n
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Each bot's own seed, derived from the game's seed."""
+    return game_seed * 7919 + seat * 104729 + 1
+
+
+AGENTS = {"bot": RandomAgent, "random": RandomAgent}

@@ -1,0 +1,1 @@
+"""Many bot games and the figures a designer balances a game by."""

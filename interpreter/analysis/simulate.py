@@ -1,0 +1,117 @@
+"""Many seeded bot games in a row, with the figures a designer balances a game by."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..agents import RandomAgent, bot_seed
+from ..core.engine import Engine
+from ..core.journal import Journal
+from ..load.loader import game_ref
+from ..core.state import default_names
+
+
+@dataclass
+class GameRecord:
+    """One finished game."""
+
+    seed: int
+    winners: tuple[int, ...]
+    scores: list[int]
+    rounds: int | None
+    decisions: int
+    journal: Journal | None = None
+
+
+def play_bots(engine: Engine, seats: int, seed: int, keep_journal: bool = False,
+              max_decisions: int | None = None) -> tuple[dict[str, Any], GameRecord]:
+    """One game of random bots, in place (the fast path), optionally journaled."""
+    names = default_names(seats)
+    bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
+    state = engine.new_game(seats, seed, names)
+    journal = (Journal(game_ref(engine.game), seats, seed, names, ["bot"] * seats, variant=engine.game.variant)
+               if keep_journal else None)
+    while state["result"] is None:
+        if max_decisions is not None and state["decisions"] >= max_decisions:
+            break
+        seat = engine.first_open_seat(state)
+        k = bots[seat].pick(engine, state, seat)
+        if journal is not None:
+            journal.choices.append((seat, engine.option_id(state, seat, k)))
+        engine.apply_index(state, seat, k)
+    g = engine.game
+    winners = tuple(state["result"]["winners"]) if state["result"] else ()
+    scores = list(state["seat"][g.score_field]) if g.score_field else [0] * seats
+    rounds = state["global"][g.rounds_field] if g.rounds_field else None
+    if journal is not None:
+        journal.result = state["result"]
+    return state, GameRecord(seed, winners, scores, rounds, state["decisions"], journal)
+
+
+@dataclass
+class Report:
+    """Totals over a simulation."""
+
+    game: str
+    seats: int
+    games: int = 0
+    unfinished: int = 0
+    wins: list[int] = field(default_factory=list)
+    shared_wins: int = 0
+    score_sum: list[int] = field(default_factory=list)
+    rounds_sum: int = 0
+    rounds_known: bool = False
+    decisions_sum: int = 0
+    seconds: float = 0.0
+
+    def add(self, record: GameRecord) -> None:
+        """Count one game."""
+        self.games += 1
+        if not record.winners:
+            self.unfinished += 1
+        for w in record.winners:
+            self.wins[w] += 1
+        if len(record.winners) > 1:
+            self.shared_wins += 1
+        for i, s in enumerate(record.scores):
+            self.score_sum[i] += s
+        if record.rounds is not None:
+            self.rounds_known = True
+            self.rounds_sum += record.rounds
+        self.decisions_sum += record.decisions
+
+    def as_dict(self) -> dict[str, Any]:
+        """The figures as plain data (for --json)."""
+        n = max(self.games, 1)
+        return {
+            "game": self.game, "seats": self.seats, "games": self.games, "unfinished": self.unfinished,
+            "win_rate": [w / n for w in self.wins], "wins": self.wins, "shared_wins": self.shared_wins,
+            "mean_score": [s / n for s in self.score_sum],
+            "mean_rounds": self.rounds_sum / n if self.rounds_known else None,
+            "mean_decisions": self.decisions_sum / n,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
+        }
+
+
+def simulate(engine: Engine, games: int, seats: int, seed: int = 0, journals: Path | None = None,
+             cap: int | None = None) -> Report:
+    """Play `games` bot games with seeds seed, seed+1, ...; write journals into a folder if asked.
+
+    `cap` stops a game after that many decisions; such a game is counted as unfinished, never as a win.
+    """
+    report = Report(engine.game.name, seats, wins=[0] * seats, score_sum=[0] * seats)
+    if journals is not None:
+        journals.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    for i in range(games):
+        game_seed = seed + i
+        _, record = play_bots(engine, seats, game_seed, keep_journal=journals is not None, max_decisions=cap)
+        report.add(record)
+        if journals is not None and record.journal is not None:
+            record.journal.save(journals / f"{engine.game.name}-{seats}p-seed{game_seed}.json")
+    report.seconds = time.perf_counter() - start
+    return report

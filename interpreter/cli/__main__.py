@@ -1,0 +1,5 @@
+"""`python -m interpreter.cli` runs the `cityrules` command."""
+
+from . import entry
+
+entry()

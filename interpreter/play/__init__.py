@@ -1,0 +1,1 @@
+"""Playing at the table: the session loop and what the terminal shows."""
