@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.load.loader import MAX_RULES_BYTES
+from interpreter.load.base import MAX_RULES_BYTES
 from interpreter.load.yamlsource import MAX_FILE_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,7 +21,8 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.core.engine import STEP_BUDGET, Engine
-from interpreter.load.loader import MAX_RULES_BYTES, check_game
+from interpreter.load.base import MAX_RULES_BYTES
+from interpreter.load.loader import check_game
 from interpreter.load.yamlsource import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from lang_helpers import LINE_BOARD, write_game
 from ruledsl.diagnostics import Diagnostic, render

@@ -1,0 +1,48 @@
+"""Finding games: the shipped ones by name, any other by its folder."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from ruledsl.diagnostics import did_you_mean
+
+from ..core.game import Game
+
+
+def games_root() -> Path:
+    """The folder of the games shipped with cityrules (installed as the `cityrules_games` package)."""
+    spec = importlib.util.find_spec("cityrules_games")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        if Path(location).is_dir():
+            return Path(location)
+    return Path(__file__).resolve().parents[2] / "games"
+
+
+def shipped_games() -> list[str]:
+    """Names of the shipped games."""
+    root = games_root()
+    return sorted(p.name for p in root.iterdir() if (p / "game.yaml").is_file())
+
+
+def resolve_game(name_or_path: str) -> Path:
+    """A game folder from a shipped game's name or a path."""
+    path = Path(name_or_path)
+    if (path / "game.yaml").is_file():
+        return path
+    if path.name == "game.yaml" and path.is_file():
+        return path.parent
+    shipped = games_root() / name_or_path
+    if (shipped / "game.yaml").is_file():
+        return shipped
+    hint = did_you_mean(name_or_path, shipped_games())
+    raise FileNotFoundError(f"no game '{name_or_path}': not a folder with a game.yaml, nor a shipped game "
+                            f"({', '.join(shipped_games())})" + (f"; {hint}" if hint else ""))
+
+
+def game_ref(game: Game) -> str:
+    """How a journal names a game: a shipped game by name, any other by its folder's full path."""
+    shipped = games_root() / game.name
+    if shipped.resolve() == game.folder.resolve():
+        return game.name
+    return str(game.folder.resolve())
