@@ -1,0 +1,129 @@
+"""The state shared by the compiler's parts, each a mixin in a module of its own.
+
+Methods one part calls on another are declared here, so each module type-checks alone.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import ast as A
+from .diagnostics import DiagnosticBag, Span
+from .exprgen import Code, Expressions
+from .program import AbilityCode, ChooseSpec
+from .scope import Scope
+from .types import Type
+from .world import World
+
+if TYPE_CHECKING:
+    from .codegen import _Function, _Loop
+
+
+class CompilerBase:
+    """Checks rules files against a World and produces a Program plus diagnostics."""
+
+    world: World
+    diags: DiagnosticBag
+    exprs: Expressions
+    formulas: dict[str, A.Formula]
+    phases: dict[str, A.Phase]
+    start: str
+    start_span: Span
+    functions: list["_Function"]
+    formula_done: dict[str, tuple[list[Type], Type, str]]
+    formula_busy: list[str]
+    formula_used: set[str]
+    chooses: list[ChooseSpec]
+    loop_spans: list[Span]
+    resumable: set[str]
+    phase_fn: dict[str, str]
+    returns: list[Type]
+    abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
+    ability_phases: set[str]
+    calls: dict[str, set[str]]
+
+    # -- implemented by the parts (see the module named in each docstring)
+    def _ability_targets(self, ability: str) -> set[str]:
+        """callgraph.py"""
+        raise NotImplementedError
+
+    def _suspends(self, s: A.Stmt) -> bool:
+        """callgraph.py"""
+        raise NotImplementedError
+
+    def _params(self, params: tuple[A.Param, ...]) -> list[Type]:
+        """formulas.py"""
+        raise NotImplementedError
+
+    def _declare_params(self, params: tuple[A.Param, ...], types: list[Type], scope: Scope) -> list[str]:
+        """formulas.py"""
+        raise NotImplementedError
+
+    def _stmts(self, stmts: tuple[A.Stmt, ...], scope: Scope, fn: "_Function", loops: list["_Loop"],
+               context: str) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _simple(self, s: A.Stmt, scope: Scope, fn: "_Function", loops: list["_Loop"], context: str) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _value(self, e: A.Expr, scope: Scope) -> Code:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _tick(self, span: Span, fn: "_Function") -> None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _warn_unused(self, scope: Scope) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _run_args(self, s: A.Run, scope: Scope) -> list[str]:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str | None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _type_of(self, e: A.Expr, scope: Scope) -> Type:
+        """assignment.py"""
+        raise NotImplementedError
+
+    def _settle_type(self, target: A.Expr, value: A.Expr, scope: Scope, element: bool) -> None:
+        """assignment.py"""
+        raise NotImplementedError
+
+    def _formula_local(self, e: A.Expr, scope: Scope) -> bool:
+        """assignment.py"""
+        raise NotImplementedError
+
+    def _assign(self, s: A.Assign, scope: Scope, fn: "_Function") -> None:
+        """assignment.py"""
+        raise NotImplementedError
+
+    def _list_target(self, e: A.Expr, scope: Scope, what: str) -> Code:
+        """assignment.py"""
+        raise NotImplementedError
+
+    def _suspending(self, s: A.Stmt, scope: Scope, fn: "_Function", loops: list["_Loop"]) -> None:
+        """waiting.py"""
+        raise NotImplementedError
+
+    def _choose(self, s: A.Choose, scope: Scope, fn: "_Function") -> None:
+        """waiting.py"""
+        raise NotImplementedError
+
+    def _formula_sig(self, name: str, span: Span, count_use: bool = True) -> tuple[list[Type], Type, str] | None:
+        """formulas.py"""
+        raise NotImplementedError
+
+    def _inline_body(self, name: str) -> tuple[list[str], A.Expr] | None:
+        """formulas.py"""
+        raise NotImplementedError

@@ -1,0 +1,350 @@
+"""Statements that never wait for a player: checked and turned into plain Python lines."""
+
+from __future__ import annotations
+
+from . import ast as A
+from . import runtime_support as R
+from .codegen import _Function, _Loop, _fresh, copy_code
+from .compiler_base import CompilerBase
+from .diagnostics import Span, an, did_you_mean
+from .emptiness import EmptyOptions
+from .exprgen import Code
+from .scope import Scope
+from .types import ANY, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type
+
+# A formula may compute with loops and its own variables, but never change the game.
+_FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove,
+                       A.ExprStmt)
+
+
+class StatementsMixin(CompilerBase):
+    """Phases and the statements in them, one Python line or block each."""
+
+    def _compile_phase(self, phase: A.Phase) -> None:
+        resumable = phase.name in self.resumable
+        scope = Scope(None, persistent=resumable)
+        args = self._declare_params(phase.params, self._params(phase.params), scope)
+        if resumable:
+            fn = _Function(self.phase_fn[phase.name], "c, L", resumable=True)
+            self._stmts(phase.body, scope, fn, [], context="resumable")
+            fn.emit("return -1", None)
+        else:
+            fn = _Function(self.phase_fn[phase.name], ", ".join(["c"] + args))
+            self._stmts(phase.body, scope, fn, [], context="direct")
+        self._warn_unused(scope)
+        self._warn_empty_options(phase)
+        self.functions.append(fn)
+
+    def _never_empty(self, name: str) -> bool:
+        """Game data that always has an element: the seats, the board, a collection, a list table."""
+        w = self.world
+        if name in ("seats", "nodes") or any(name == c.collection for c in w.components.values()):
+            return True
+        value = w.tables[name][1] if name in w.tables else None
+        return isinstance(value, list) and len(value) > 0
+
+    def _warn_empty_options(self, phase: A.Phase) -> None:
+        for s in EmptyOptions(phase.body, self._never_empty).found:
+            self.diags.warning(s.options.span, "empty-options",
+                               f"the options of '{s.var}' can be empty here, and a choice without "
+                               "options stops the game",
+                               "test its length first or add an option that is always there; if the game "
+                               "guarantees it, say why in a comment '# allow: empty-options. REASON' on "
+                               "this line or the line above")
+
+    def _warn_unused(self, scope: Scope) -> None:
+        for var in scope.vars.values():
+            if not var.used and var.kind == "local":
+                self.diags.warning(var.span, "unused", f"'{var.name}' is set but never used")
+
+    def _stmts(self, stmts: tuple[A.Stmt, ...], scope: Scope, fn: _Function, loops: list[_Loop],
+               context: str) -> None:
+        start = len(fn.blocks[fn.cur])
+        for s in stmts:
+            if context == "formula" and not isinstance(s, _FORMULA_STATEMENTS):
+                self.diags.error(s.span, "not-in-formula",
+                                 "a formula only computes a value: it may use let, if, for, while and "
+                                 "return on its own variables, but cannot change the game (use a phase)")
+                continue
+            if context == "formula" and isinstance(s, (A.Assign, A.Add, A.Remove)):
+                target = s.target
+                if not self._formula_local(target, scope):
+                    self.diags.error(target.span, "not-in-formula",
+                                     "a formula may only change its own variables (made with let), "
+                                     "never the game or the values it was given")
+                    continue
+            if context == "resumable" and self._suspends(s):
+                self._suspending(s, scope, fn, loops)
+            else:
+                self._simple(s, scope, fn, loops, context)
+        if fn.cur == 0 and len(fn.blocks[fn.cur]) == start and context != "resumable":
+            fn.emit("pass", None)
+
+    def _body(self, stmts: tuple[A.Stmt, ...], scope: Scope, fn: _Function, loops: list[_Loop],
+              context: str) -> None:
+        """An indented Python block."""
+        fn.depth += 1
+        before = len(fn.blocks[fn.cur])
+        cur = fn.cur
+        child = scope.child()
+        self._stmts(stmts, child, fn, loops, context)
+        self._warn_unused(child)
+        if fn.cur == cur and len(fn.blocks[fn.cur]) == before:
+            fn.emit("pass", None)
+        fn.depth -= 1
+
+    def _value(self, e: A.Expr, scope: Scope) -> Code:
+        """An expression whose value will be stored: containers are copied unless fresh."""
+        code, t = self.exprs.expr(e, scope)
+        if not _fresh(e, t):
+            code = copy_code(code, t)
+        return code, t
+
+    def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
+        self.exprs.no_shadow(name, span, scope)
+        return scope.declare(name, t, kind, span).code
+
+    def _simple(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        emit = fn.emit
+        if isinstance(s, A.Let):
+            code, t = self._value(s.value, scope)
+            if t.kind == "none":
+                t = ANY
+            emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
+            if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
+                scope.vars[s.name].open_type = True
+        elif isinstance(s, A.Assign):
+            self._assign(s, scope, fn)
+        elif isinstance(s, A.If):
+            for i, (cond, body) in enumerate(s.branches):
+                emit(f"{'if' if i == 0 else 'elif'} {self.exprs.cond(cond, scope)}:", cond.span)
+                self._body(body, scope, fn, loops, context)
+            if s.orelse:
+                emit("else:", s.span)
+                self._body(s.orelse, scope, fn, loops, context)
+        elif isinstance(s, A.For):
+            # Like the resumable form below: the loop runs over the list as it was when it began.
+            # One level of copying is not enough (the body may change an inner list before the loop
+            # reaches it), nor may calls be trusted (a formula may return a field's own list).
+            it, t = self._value(s.iter, scope)
+            self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
+            inner = scope.child()
+            var = self._declare(s.var, t.elem, s.span, inner, "loop")
+            inner.vars[s.var].used = True
+            emit(f"for {var} in {it}:", s.span)
+            fn.depth += 1
+            self._tick(s.span, fn)
+            fn.depth -= 1
+            self._body(s.body, inner, fn, loops + [_Loop(native=True)], context)
+        elif isinstance(s, A.While):
+            emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
+            fn.depth += 1
+            self._tick(s.span, fn)
+            fn.depth -= 1
+            self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
+        elif isinstance(s, A.Break):
+            if not loops:
+                self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
+            elif loops[-1].native:
+                emit("break", s.span)
+            else:
+                emit(f"return {loops[-1].end}", s.span)
+        elif isinstance(s, A.Return):
+            self._return(s, scope, fn, context)
+        elif isinstance(s, A.Pass):
+            emit("pass", s.span)
+        elif isinstance(s, A.RunAbility):
+            call = self._run_ability(s, scope)
+            if call:
+                emit(call, s.span)
+        elif isinstance(s, A.ExprStmt):
+            self._bare_value(s, scope)
+        elif isinstance(s, A.Run):
+            args = self._run_args(s, scope)
+            if s.phase in self.phases:
+                emit(f"{self.phase_fn[s.phase]}(c{''.join(', ' + a for a in args)})", s.span)
+        elif isinstance(s, A.End):
+            code, t = self.exprs.expr(s.winners, scope)
+            if not assignable(list_of(SEAT), t):
+                self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}")
+            emit(f"c.end({code})", s.span)
+        elif isinstance(s, A.Log):
+            self._log(s, scope, fn)
+        elif isinstance(s, A.Pay):
+            self._pay(s, scope, fn)
+        elif isinstance(s, A.Shuffle):
+            code, _ = self._list_target(s.target, scope, "shuffle")
+            emit(f"c.shuffle({code})", s.span)
+        elif isinstance(s, A.Roll):
+            code, t = self.exprs.expr(s.source, scope)
+            self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
+            var = self._declare(s.var, t.elem, s.span, scope)
+            emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
+        elif isinstance(s, A.Draw):
+            code, t = self._list_target(s.source, scope, "draw from")
+            var = self._declare(s.var, t.elem, s.span, scope)
+            emit(f"{var} = _draw({code})", s.span)
+        elif isinstance(s, A.Add):
+            self._settle_type(s.target, s.value, scope, element=True)
+            code, t = self._list_target(s.target, scope, "add to")
+            value, vt = self._value(s.value, scope)
+            if not assignable(t.elem, vt):
+                self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}")
+            emit(f"{code}.append({value})", s.span)
+        elif isinstance(s, A.Remove):
+            code, t = self._list_target(s.target, scope, "remove from")
+            value, _ = self.exprs.expr(s.value, scope)
+            emit(f"_remove({code}, {value})", s.span)
+        elif isinstance(s, A.Choose):
+            self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
+        else:  # pragma: no cover - the grammar has no other statements
+            self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
+
+    def _tick(self, span: Span, fn: _Function) -> None:
+        self.loop_spans.append(span)
+        fn.emit("c.steps -= 1", span)
+        fn.emit(f"if c.steps < 0: c.runaway({len(self.loop_spans) - 1})", span)
+
+    def _return(self, s: A.Return, scope: Scope, fn: _Function, context: str) -> None:
+        if context == "formula":
+            if s.value is None:
+                self.diags.error(s.span, "no-return", "a formula's return needs a value")
+                return
+            code, t = self.exprs.expr(s.value, scope)
+            self.returns.append(t)
+            fn.emit(f"return {code}", s.span)
+            return
+        if s.value is not None:
+            self.diags.error(s.value.span, "return-value", "a phase's return takes no value",
+                             "compute values with a formula")
+        fn.emit("return -1" if context == "resumable" else "return", s.span)
+
+    def _bare_value(self, s: A.ExprStmt, scope: Scope) -> None:
+        """A value alone on a line does nothing: say what the designer probably meant."""
+        e = s.expr
+        if isinstance(e, A.Call) and e.name in self.phases:
+            self.diags.error(e.span, "no-effect", f"'{e.name}' is a phase: start it with 'run'",
+                             f"write: run {e.name}(...)")
+            return
+        self._value(e, scope)
+        if isinstance(e, A.Call) and e.name in self.formulas:
+            self.diags.error(e.span, "formula-as-statement",
+                             f"formula '{e.name}' computes a value, which is thrown away here: "
+                             "a formula cannot change the game",
+                             f"keep the value with let x = {e.name}(...), or make it a phase and run it")
+        elif isinstance(e, A.Call):
+            self.diags.error(e.span, "formula-as-statement",
+                             f"'{e.name}(...)' computes a value, which is thrown away here",
+                             f"keep the value: let x = {e.name}(...)")
+        elif isinstance(e, A.BinOp) and e.op == "==":
+            self.diags.error(e.span, "no-effect", "this comparison is computed and then thrown away",
+                             "to store a value, write '=' instead of '=='")
+        else:
+            self.diags.error(e.span, "no-effect", "this value is computed and then thrown away",
+                             "a line must do something: let, an assignment, run, log, choose...")
+
+    def _run_args(self, s: A.Run, scope: Scope) -> list[str]:
+        phase = self.phases.get(s.phase)
+        if phase is None and s.phase in self.formulas:
+            self.diags.error(s.name_span, "formula-as-statement",
+                             f"'{s.phase}' is a formula: it computes a value, and 'run' starts a phase",
+                             f"use its value, e.g. let x = {s.phase}(...)")
+            self.formula_used.add(s.phase)
+            return []
+        if phase is None:
+            self.diags.error(s.name_span, "unknown-phase", f"no phase called '{s.phase}'",
+                             did_you_mean(s.phase, list(self.phases)))
+            return []
+        types = self._params(phase.params)
+        if len(s.args) != len(types):
+            self.diags.error(s.span, "arity", f"phase '{s.phase}' takes {len(types)} value(s), got {len(s.args)}")
+        codes = []
+        for arg, t in zip(s.args, types):
+            code, at = self._value(arg, scope)
+            if not assignable(t, at):
+                self.diags.error(arg.span, "type", f"phase '{s.phase}' expects {t} here, not {at}")
+            codes.append(code)
+        return codes
+
+    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str | None:
+        """Code that runs an item's ability (nothing when that item has none)."""
+        target, t = self.exprs.expr(s.target, scope)
+        found = self.abilities.get((t.kind, s.ability))
+        if found is None:
+            known = [a for (k, a) in self.abilities if k == t.kind]
+            if t.kind not in self.world.components:
+                self.diags.error(s.target.span, "type", f"only components have abilities, not {an(t)}")
+            else:
+                self.diags.error(s.name_span, "unknown-name", f"{an(t.kind)} has no ability '{s.ability}'",
+                                 did_you_mean(s.ability, known) or (f"abilities: {', '.join(known)}" if known else None))
+            return None
+        code, names = found
+        params = code.params[1:]
+        if len(s.args) != len(params):
+            self.diags.error(s.span, "arity", f"ability '{s.ability}' takes {len(params)} value(s) after 'with', "
+                             f"got {len(s.args)}")
+            return None
+        pairs = [f"{code.params[0].name!r}: {target}"]
+        for p, arg in zip(params, s.args):
+            value, vt = self._value(arg, scope)
+            try:
+                pt = parse_type(p.type_text, self.world.components)
+            except TypeSyntaxError:
+                pt = ANY
+            if not assignable(pt, vt):
+                self.diags.error(arg.span, "type", f"ability '{s.ability}' expects {pt} for '{p.name}', not {vt}")
+            pairs.append(f"{p.name!r}: {value}")
+        table = self.exprs.const("ability", f"{t.kind}.{s.ability}", names)
+        return f"c.run_ability({table}[{target}], {{{', '.join(pairs)}}})"
+
+    def _pay(self, s: A.Pay, scope: Scope, fn: _Function) -> None:
+        verb = "pay" if s.is_payment else "gain"
+        if not (isinstance(s.target, A.Attr)):
+            self.diags.error(s.target.span, "type", f"{verb} needs a seat's field, like s.money")
+            return
+        seat, st = self.exprs.expr(s.target.obj, scope)
+        if st.kind == "seat" and s.target.name not in self.world.seat_fields:
+            self.diags.error(s.target.name_span, "unknown-field", f"seats have no field '{s.target.name}'",
+                             did_you_mean(s.target.name, list(self.world.seat_fields)))
+            return
+        if st.kind != "seat":
+            self.diags.error(s.target.span, "type", f"{verb} needs a seat's number field, like s.money",
+                             did_you_mean(s.target.name, list(self.world.seat_fields)))
+            return
+        f = self.world.seat_fields[s.target.name]
+        if f.type.kind != "int":
+            self.diags.error(s.target.span, "type", f"'{f.name}' is {f.type}; {verb} needs a number field")
+        amount, at = self.exprs.expr(s.amount, scope)
+        self.exprs.check(at, ("int",), s.amount.span, f"the amount to {verb}")
+        fn.emit(f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})", s.span)
+
+    def _log(self, s: A.Log, scope: Scope, fn: _Function) -> None:
+        fields = []
+        seats = []
+        for name, e in s.fields:
+            code, t = self.exprs.expr(e, scope)
+            ids_by_kind = self.world.ids_by_kind()
+            to_data = R.make_data(t, ids_by_kind)
+            if t.kind in ids_by_kind and not t.nullable:
+                # The common case, inline: logging happens on every step of a simulation.
+                fields.append(f"{name!r}: {self.exprs.const('ids', t.kind, ids_by_kind[t.kind])}[{code}]")
+            elif to_data is not None:
+                fields.append(f"{name!r}: {self.exprs.const('data', str(t), to_data)}({code})")
+            else:
+                fields.append(f"{name!r}: {copy_code(code, t)}")
+            if t.kind == "seat":
+                seats.append(f"[{code}]")
+            elif t.kind == "list" and t.elem.kind == "seat":
+                seats.append(f"list({code})")
+        text = self.exprs.template(s.text, scope)
+        to = "None"
+        if s.to is not None:
+            code, t = self.exprs.expr(s.to, scope)
+            if t.kind == "seat":
+                to = f"[{code}]"
+            elif t.kind == "list" and t.elem.kind in ("seat", "any"):
+                to = f"list({code})"
+            else:
+                self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}")
+        seat_code = " + ".join(seats) if seats else "[]"
+        fn.emit(f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})", s.span)
