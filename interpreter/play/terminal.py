@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from typing import TextIO
@@ -11,6 +12,7 @@ ANSI_CLEAR = "\x1b[H\x1b[2J"
 ANSI_CLEAR_SCROLLBACK = "\x1b[3J"
 
 
+@functools.cache
 def clear_sequence() -> str:
     """The terminal's own sequences (terminfo `clear` and `E3`) to clear the screen and its scrollback.
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from interpreter.core.decision import Option, Result
 from interpreter.core.engine import Engine
 from interpreter.core.journal import Journal
 from interpreter.load.loader import load_game
 from interpreter.play.menu import Menu
 from interpreter.play.session import Seat, Session
+from play_helpers import CLEAR, Table
 
 OPTIONS = (Option("kind:housing", "housing"), Option("kind:industry", "industry"), Option("kind:commerce", "commerce"))
 
@@ -72,3 +75,57 @@ def test_long_option_lists_are_laid_out_in_numbered_columns() -> None:
     assert len(lines) < 40
     assert all(f"{k}. cell {k - 1}" in text for k in range(1, 41))
     assert Menu.of((Option("x:a", "a"), Option("x:b", "b"))).lines() == ["  1. a", "  2. b"]
+
+
+def _hot_seat(tmp_path: Path, game: str, kinds: list[str], seed: int, answers: int,
+              at_enter: str = "") -> Table:
+    def answer(table: Table, seat: int | None, prompt: str) -> str:
+        if "press Enter" in prompt:
+            # The next player first types something at the hand-over prompt, then presses Enter alone.
+            if at_enter and table.prompts[-2:-1] != [prompt]:
+                return at_enter
+            return ""
+        if sum(p.endswith("> ") for p in table.prompts) > answers:
+            raise EOFError
+        assert seat is not None
+        return table.first_key(seat)
+
+    table = Table(game, kinds, seed, tmp_path / f"{game}.json", answer)
+    table.run()
+    return table
+
+
+@pytest.mark.parametrize("game, kinds", [("london", ["human", "human"]), ("downtown", ["human", "human", "bot"])])
+def test_hot_seat_hands_over_exactly_when_the_person_at_the_keyboard_changes(tmp_path: Path, game: str,
+                                                                            kinds: list[str]) -> None:
+    table = _hot_seat(tmp_path, game, kinds, 4, 60)
+    people = [p.split(">")[0] for p in table.prompts if p.endswith("> ")]
+    handovers = [p.split(",")[0] for p in table.prompts if "press Enter" in p]
+    changes = [who for k, who in enumerate(people) if k == 0 or people[k - 1] != who]
+    assert handovers == changes
+    assert len(changes) < len(people), "no player answered twice in a row: the same-player case was not met"
+
+
+@pytest.mark.parametrize("game, kinds", [("london", ["human", "human"]), ("downtown", ["human", "human", "bot"])])
+def test_nothing_is_shown_between_the_clear_and_the_next_players_confirmation(tmp_path: Path, game: str,
+                                                                            kinds: list[str]) -> None:
+    table = _hot_seat(tmp_path, game, kinds, 5, 30)
+    out = table.out
+    clears = [k for k, line in enumerate(out) if line == CLEAR]
+    assert len(clears) > 2
+    confirmations = iter(k for k, p in enumerate(table.prompts) if "press Enter" in p)
+    for k in clears[:-1]:  # the last clear is the one before "Saved."
+        next(confirmations)
+        # Only the hand-over banner until the player confirms; then the session shows their view.
+        assert out[k + 1].startswith("=== ") and "look away" in out[k + 1]
+        assert out[k + 2] == "" or out[k + 2].startswith("  ")  # the view starts with the log or a blank line
+
+
+def test_what_is_typed_at_the_hand_over_prompt_is_neither_used_nor_echoed_nor_silently_dropped(
+        tmp_path: Path) -> None:
+    table = _hot_seat(tmp_path, "downtown", ["human", "human", "bot"], 6, 8, at_enter="zebra42\x1b[2J")
+    notes = [line for line in table.out if "What you typed was not used" in line]
+    assert notes
+    assert not any("zebra42" in line for line in table.out)
+    # Each hand-over asked again until the player pressed Enter alone.
+    assert sum("press Enter" in p for p in table.prompts) >= 2 * len(notes)
