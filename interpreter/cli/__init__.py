@@ -52,7 +52,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     command = "cityrules"
     try:
-        args = parser.parse_args(argv)
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit:
+            if sys.stdout is not None:
+                sys.stdout.flush()  # --help and --version: a closed pipe shows here, not at exit
+            raise
         command = f"cityrules {args.command}"
         code: int = args.func(args)
         if sys.stdout is not None:

@@ -86,7 +86,7 @@ def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
     engine = load_engine(args.game, args.variant)
     g = engine.game
     default = ",".join(["human"] + ["bot"] * (max(g.min_seats, min(4, g.max_seats)) - 1))
-    kinds = _seat_list(args.seats or default, engine)
+    kinds = _seat_list(args.seats if args.seats is not None else default, engine)
     names = seat_names(args.names, len(kinds)) if args.names is not None else default_names(len(kinds))
     _terminal_ready(kinds)
     # A seed the players did not choose rebuilds every hidden card and bot answer: it comes from the
@@ -112,7 +112,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.resume == "":
         return list_saved()
     if args.resume is not None:
-        if args.game or args.seats or args.names or args.seed is not None or args.journal or args.variant:
+        if args.game or args.seats is not None or args.names is not None or args.seed is not None \
+                or args.journal or args.variant:
             raise UsageError("--resume takes the game, seats, names, seed and variant from the journal: "
                              "give none of them")
         engine, journal, kinds, path = resume(args)

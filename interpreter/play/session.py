@@ -39,6 +39,7 @@ Other commands:
 QUIT = ("quit", "exit", "q")
 MAX_ECHO = 40
 MAX_LOG_LINES = 10_000
+BOT_SAVE_EVERY = 1000
 
 
 @dataclass
@@ -90,6 +91,7 @@ class Session:
         self.shown_log: dict[int | None, int] = {}
         # Answers to a secret choice several seats make at once: journaled when the last is in.
         self.held: list[tuple[int, str]] = []
+        self.unsaved = 0  # choices in the journal not yet written to its file
 
     def say(self, text: str) -> None:
         """Print text that may hold rule-file, journal or typed content: control characters escaped."""
@@ -154,7 +156,11 @@ class Session:
         self.journal.choices.extend(self.held)
         self.journal.choices.append((seat, option))
         self.held = []
-        self.save()
+        self.unsaved += 1
+        # A person's answer is saved at once. Bots' answers are replayed identically from the seed,
+        # so a run of them is saved now and then, and before the next person is asked.
+        if seat not in self.bots or self.unsaved >= BOT_SAVE_EVERY:
+            self.save()
 
     def hand_over(self, seat: int) -> None:
         """Clear everything the previous person saw, and wait until `seat`'s player is alone."""
@@ -174,6 +180,8 @@ class Session:
 
     def ask(self, seat: int, decision: Decision) -> str:
         """Show a human their view and read their answer until it is a legal option."""
+        if self.unsaved:
+            self.save()
         if self.hot_seat and seat != self.at_keyboard:
             self.hand_over(seat)
         name = self.seats[seat].name
@@ -252,3 +260,4 @@ class Session:
         """Write the journal; a session killed at any moment resumes from it."""
         self.journal.result = self.state["result"]
         self.journal.save(self.save_path)
+        self.unsaved = 0

@@ -178,6 +178,8 @@ def test_ctrl_c_and_ctrl_d_at_a_prompt_save_and_print_the_resume_command(tmp_pat
 CHILD = """
 import os, stat, sys, time
 from interpreter.cli import main
+from interpreter.play import session
+session.BOT_SAVE_EVERY = 100  # bots' answers saved every 100 decisions: several saves in one game
 real = os.fsync
 saves = 0
 
@@ -191,15 +193,16 @@ def slow(fd):
     real(fd)
 
 os.fsync = slow
-sys.exit(main(["play", "downtown", "--seats", "bot,bot,bot", "--seed", "4", "--journal", sys.argv[1]]))
+sys.exit(main(["play", "london", "--seats", "bot,bot,bot", "--seed", "4", "--journal", sys.argv[1]]))
 """
 
 
 def test_a_session_killed_during_a_save_resumes_to_the_same_game(tmp_path: Path) -> None:
     reference = tmp_path / "reference.json"
-    assert cli("play", "downtown", "--seats", "bot,bot,bot", "--seed", "4", "--journal", str(reference)).returncode == 0
+    assert cli("play", "london", "--seats", "bot,bot,bot", "--seed", "4", "--journal", str(reference)).returncode == 0
     path = tmp_path / "killed.json"
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), "40"], cwd=ROOT, stdout=subprocess.PIPE,
+    # The 3rd save: the file is made at the start, then bots' answers are saved every 100 decisions.
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), "3"], cwd=ROOT, stdout=subprocess.PIPE,
                              text=True)
     assert child.stdout is not None
     while child.stdout.readline().strip() != "saving":
