@@ -133,9 +133,9 @@ def add_parser(sub: Any) -> None:
     pl = sub_parser(sub, "play", "play in the terminal, humans and bots",
                     "Play a game in the terminal. Every choice is saved at once in a journal, so a session "
                     "that is closed, interrupted (Ctrl-C, Ctrl-D, 'quit') or killed continues with --resume.",
-                    ["cityrules play downtown",
-                     "cityrules play downtown --seats human,human,bot --names Ana,Ben,Chloé",
-                     "cityrules play city --variant advanced --seed 7",
+                    ["cityrules play GAME                # you against bots; GAME: see cityrules games",
+                     "cityrules play examples/harbour --seats human,human,bot --names Ana,Ben,Cy",
+                     "cityrules play GAME --variant NAME --seed 7",
                      "cityrules play --resume           # list the saved sessions, newest first",
                      "cityrules play --resume latest"])
     pl.add_argument("game", nargs="?",

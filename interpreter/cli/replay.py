@@ -49,9 +49,9 @@ def add_parser(sub: Any) -> None:
     r = sub_parser(sub, "replay", "replay a journal: event log and result",
                    "Re-run a journal (game, seats, seed and every choice by option id) and print the public "
                    "event log and the result. A journal whose recorded result differs is an error (exit 1).",
-                   ["cityrules simulate downtown -n 3 --journals /tmp/games",
-                    "cityrules replay /tmp/games/downtown-4p-seed0.json",
-                    "cityrules replay /tmp/games/downtown-4p-seed0.json --json | head -5"])
+                   ["cityrules simulate examples/harbour -n 3 --journals /tmp/games",
+                    "cityrules replay /tmp/games/harbour-4p-seed0.json",
+                    "cityrules replay /tmp/games/harbour-4p-seed0.json --json | head -5"])
     r.add_argument("file", metavar="FILE", help="a journal written by play or simulate --journals")
     r.add_argument("--json", action="store_true",
                    help="one JSON object per public event, then the result (default: text lines)")

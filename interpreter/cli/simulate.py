@@ -68,9 +68,9 @@ def add_parser(sub: Any) -> None:
                    "Play seeded random-bot games (seeds SEED, SEED+1, ...) and report each seat's wins, win rate "
                    "and mean score, rounds and decisions per game, and speed. A game that reaches the cap is "
                    "reported as unfinished, never as a win.",
-                   ["cityrules simulate downtown -n 1000 --players 4",
-                    "cityrules simulate city -n 500 --players 3 --variant advanced --cap 5000",
-                    "cityrules simulate london -n 20 --json --journals /tmp/london-games"])
+                   ["cityrules simulate GAME -n 1000 --players 4    # GAME: see cityrules games",
+                    "cityrules simulate examples/harbour -n 500 --players 3 --cap 5000",
+                    "cityrules simulate GAME -n 20 --variant NAME --json --journals /tmp/games"])
     s.add_argument("game", metavar="GAME", help="a shipped game's name (see: cityrules games) or a game folder")
     s.add_argument("-n", type=whole(1, "a number of games"), default=100, metavar="N",
                    help="how many games to play (default: 100)")

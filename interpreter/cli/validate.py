@@ -94,10 +94,10 @@ def add_parser(sub: Any) -> None:
                    "Check every file of each game: YAML, schema, board, rules (names, types, arity). Each "
                    "problem is reported with its file, line and column. Exit status: 0 clean, 1 errors, "
                    "2 usage problems.",
-                   ["cityrules validate games/downtown",
-                    "cityrules validate downtown london --strict",
+                   ["cityrules validate examples/harbour",
+                    "cityrules validate GAME --strict     # GAME: a folder, or a name from cityrules games",
                     "cityrules validate examples/harbour --format json",
-                    "cityrules validate city --fuzz 20"])
+                    "cityrules validate GAME --fuzz 20"])
     v.add_argument("paths", nargs="+", metavar="GAME", help="game folders or shipped game names (see: cityrules games)")
     v.add_argument("--format", choices=["text", "json"], default="text",
                    help="text lines, or one JSON array of every diagnostic (default: text)")
