@@ -129,3 +129,28 @@ def test_what_is_typed_at_the_hand_over_prompt_is_neither_used_nor_echoed_nor_si
     assert not any("zebra42" in line for line in table.out)
     # Each hand-over asked again until the player pressed Enter alone.
     assert sum("press Enter" in p for p in table.prompts) >= 2 * len(notes)
+
+
+def test_garbage_at_a_prompt_and_after_log_gets_a_hint_and_the_same_prompt(tmp_path: Path) -> None:
+    garbage = ["²", "١", "9" * 5000, "-" + "9" * 5000, "log ²", "log abc", "log -5", "log " + "9" * 5000,
+               "log 0", "\x1b]52;c;SGVsbG8=\x07", "", "   "]
+    typed = list(garbage)
+
+    def answer(table: Table, seat: int | None, prompt: str) -> str:
+        if typed:
+            return typed.pop(0)
+        if len(table.prompts) > len(garbage) + 3:
+            raise EOFError
+        assert seat is not None
+        return table.first_key(seat)
+
+    table = Table("downtown", ["human", "bot", "bot"], 3, tmp_path / "j.json", answer)
+    table.run()
+    first = table.prompts[0]
+    assert table.prompts[: len(garbage) + 1] == [first] * (len(garbage) + 1)  # the same question each time
+    hints = [line for line in table.out if "is not one of the options" in line]
+    logs = [line for line in table.out if line.startswith("  log takes a number of lines")]
+    assert len(hints) == 7 and len(logs) == 5
+    assert all(len(line) < 200 for line in hints + logs)  # long input is cut when quoted back
+    assert not any("\x1b" in line or "\x07" in line for line in table.out)
+    assert len(Journal.load(tmp_path / "j.json").choices) >= 1
