@@ -205,9 +205,9 @@ class Engine:
                 try:
                     if label_of is None:
                         choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
-                    else:
-                        choices[s] = tuple(Option(f"{spec.var}:{spec.ident(v)}", str(label_of(self.runtime, L, s, v)), v)
-                                           for v in p["options"][i])
+                    else:  # the choice's `label` template, run per option (only when a person looks)
+                        choices[s] = tuple(Option(f"{spec.var}:{spec.ident(v)}", str(label_of(self.runtime, L, s, v)),
+                                                  v) for v in p["options"][i])
                     prompts[s] = prompt_of(self.runtime, L, s)
                 except Exception as err:
                     raise self._locate(err) from err
