@@ -31,20 +31,27 @@ def cmd_test(args: argparse.Namespace) -> int:
             print(printable(render(problem, report.sources.get(problem.span.file)), newlines=True))
         for outcome in report.outcomes:
             if outcome.passed:
-                if args.verbose:
+                if outcome.known:
+                    reason = outcome.scenario.known_failure.value if outcome.scenario.known_failure else ""
+                    print(printable(f"known   {outcome.scenario.file}: {outcome.scenario.name} ({reason})"))
+                    for failure in outcome.known if args.verbose else ():
+                        print(printable(report.render(failure), newlines=True))
+                elif args.verbose:
                     print(printable(f"ok      {outcome.scenario.file}: {outcome.scenario.name}"))
                 continue
             print(printable(f"FAILED  {outcome.scenario.file}: {outcome.scenario.name}"))
             for failure in outcome.failures:
                 print(printable(report.render(failure), newlines=True))
         failed = sum(1 for o in report.outcomes if not o.passed)
+        known = sum(1 for o in report.outcomes if o.known)
         ms = (time.perf_counter() - started) * 1000
         where = target
         if not report.outcomes and not report.problems:
             print(printable(f"{where}: no scenarios (write them in {display_path(folder / 'tests')}/*.yaml)"))
         else:
             status = "ok" if report.ok else "FAILED"
-            print(printable(f"{where}: {status} ({len(report.outcomes) - failed} passed, {failed} failed, "
+            also = f", {known} known failure(s)" if known else ""
+            print(printable(f"{where}: {status} ({len(report.outcomes) - failed - known} passed, {failed} failed{also}, "
                             f"{len(report.problems)} problem(s) in the files, {ms:.0f} ms)"))
         if not report.ok:
             worst = max(worst, EXIT_ERRORS)

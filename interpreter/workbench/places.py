@@ -2,14 +2,16 @@
 
 A kind's `places` (game.yaml) are the fields that together hold each of its items exactly once.
 When a scenario puts items into one of them (`Ana.hand: [grain-1]`), each is first taken out of
-wherever it was; items the change leaves nowhere (the hand's old cards) go to the end of the
-kind's first place, its deck in most games. An inner list emptied by taking an item out (a pile of
-a list of piles) is dropped. Fields the game derives from these (London's visible tops) are the
-scenario's to set.
+wherever it was. Items a step leaves nowhere (the hand's old cards) go, once the step is done, to
+the end of the first place (in the order of `places`) that the step did not give a whole new
+value: the deck in most games, unless the step emptied it. An inner list emptied by taking an
+item out (a pile of a list of piles) is dropped. Fields the game derives from these (London's
+visible tops) are the scenario's to set.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from ruledsl.types import Type
@@ -66,6 +68,15 @@ def _without(value: Any, t: Type, kind: str, item: int) -> tuple[Any, bool]:
     return value, False
 
 
+@dataclass
+class PlacingStep:
+    """What one `set` step has done so far to the pieces."""
+
+    named: dict[tuple[str, int], Y] = field(default_factory=dict)     # items it wrote, and where
+    replaced: set[tuple[str, str]] = field(default_factory=set)       # places given a whole new value
+    dropped: list[tuple[str, int, Y]] = field(default_factory=list)   # items taken off a field it set
+
+
 class Placer:
     """Sets fields for a scenario, keeping every item of a kind with places in exactly one of them."""
 
@@ -90,30 +101,41 @@ class Placer:
                 if any(s.owner == target.owner and s.field == target.field for s in spots)
                 and holds(target.type, kind)]
 
-    def assign(self, state: dict[str, Any], target: Target, value: Any, y: Y, placed: dict[tuple[str, int], Y]) -> None:
-        """Store the value; items it holds leave their old places, items it drops go to the first place.
-
-        `placed` remembers the items this step has put somewhere, to report one named twice.
-        """
+    def assign(self, state: dict[str, Any], target: Target, value: Any, y: Y, step: "PlacingStep",
+               named: list[Any] | None = None) -> None:
+        """Store the value: the items it names leave their old places, the items it drops are
+        kept for `step.finish` (named: the items the scenario wrote; all those in the value if None)."""
         kinds = self.kinds_of(target)
         if not kinds:
             target.set(state, value)
             return
         old = target.get(state)
+        if named is None and not target.keys:
+            step.replaced.add((target.owner, target.field))
         for kind in kinds:
-            for item in items_in(value, target.type, kind):
-                if (kind, item) in placed:
-                    first = placed[(kind, item)].span
+            for item in items_in(value, target.type, kind) if named is None else named:
+                if (kind, item) in step.named:
+                    first = step.named[(kind, item)].span
                     raise Problem(y.span, "type", f"{self.names.show(item, Type(kind))} is put in two places by "
                                   f"this step (first at line {first.line})")
-                placed[(kind, item)] = y
+                step.named[(kind, item)] = y
                 self._take_out(state, kind, item)
         target.set(state, value)
         for kind in kinds:
-            dropped = [i for i in items_in(old, target.type, kind) if i not in items_in(value, target.type, kind)]
-            for item in dropped:
-                if not self._anywhere(state, kind, item):
-                    self._home(state, kind, item, y)
+            kept = items_in(value, target.type, kind)
+            step.dropped += [(kind, i, y) for i in items_in(old, target.type, kind) if i not in kept]
+
+    def finish(self, state: dict[str, Any], step: "PlacingStep") -> None:
+        """Put the items a step left nowhere at the end of the first place it did not replace."""
+        for kind, item, y in step.dropped:
+            if self._anywhere(state, kind, item):
+                continue
+            home = next((p for p in self.places[kind] if p.owner == "global" and p.type.kind == "list"
+                         and p.type.args[0].kind == kind and (p.owner, p.field) not in step.replaced), None)
+            if home is None:
+                raise Problem(y.span, "type", f"{self.names.show(item, Type(kind))} is left nowhere: "
+                              f"put it in one of {', '.join(dict.fromkeys(p.field for p in self.places[kind]))}")
+            home.get(state).append(item)
 
     def _take_out(self, state: dict[str, Any], kind: str, item: int) -> None:
         for spot in self.places[kind]:
@@ -123,13 +145,6 @@ class Placer:
 
     def _anywhere(self, state: dict[str, Any], kind: str, item: int) -> bool:
         return any(item in items_in(spot.get(state), spot.type, kind) for spot in self.places[kind])
-
-    def _home(self, state: dict[str, Any], kind: str, item: int, y: Y) -> None:
-        first = self.places[kind][0]
-        if first.owner != "global" or first.type.kind != "list" or first.type.args[0].kind != kind:
-            raise Problem(y.span, "type", f"{self.names.show(item, Type(kind))} would be left nowhere: "
-                          f"say where it goes (the first place, {first.field}, is not a list of {kind})")
-        first.get(state).append(item)
 
     def misplaced(self, state: dict[str, Any]) -> list[str]:
         """Items that are in none of their kind's places, or in more than one (empty when all is well)."""

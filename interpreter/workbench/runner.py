@@ -7,7 +7,6 @@ and shuffles are fixed through the engine's chance hook.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +21,7 @@ from .chance import ForcedChance
 from .check import list_edit, seat_names
 from .events import EventMatcher
 from .names import Names
-from .places import Placer
+from .places import Placer, PlacingStep
 from .scenario import MAX_AUTO, Answer, Auto, Expect, Play, Rolls, Scenario, SetFields, Shuffles, Step
 from .where import Failure, Problem, Y
 
@@ -178,25 +177,28 @@ class Run:
 
     def set_fields(self, step: SetFields) -> None:
         """Change the state's fields, in the order written, keeping pieces in one place each."""
-        placed: dict[tuple[str, int], Y] = {}
+        placing = PlacingStep()
         for path, value in step.entries:
             for target in self.names.targets(path):
                 if list_edit(target, value):
-                    new = self._edited(target.get(self.state), target.type.args[0], value)
+                    moved = self._moved(target.type.args[0], value)
+                    current = target.get(self.state)
+                    rest = [v for v in current if v not in moved[0] and v not in moved[1]]
+                    self.placer.assign(self.state, target, moved[0] + rest + moved[1], value, placing,
+                                       named=moved[0] + moved[1])
                 else:
-                    new = self.names.value(value, target.type)
-                self.placer.assign(self.state, target, copy.deepcopy(new), value, placed)
+                    self.placer.assign(self.state, target, self.names.value(value, target.type), value, placing)
+        self.placer.finish(self.state, placing)
         wrong = self.placer.misplaced(self.state)
         if wrong:
             raise _fail(step.y.span, "expect-failed", "after this step, some pieces are not in exactly one place",
                         None, tuple(wrong))
 
-    def _edited(self, current: list[Any], elem: Any, value: Y) -> list[Any]:
-        """A list with the given elements moved to its top or bottom (`{top: [...], bottom: [...]}`)."""
+    def _moved(self, elem: Any, value: Y) -> tuple[list[Any], list[Any]]:
+        """The elements a list edit moves to the top and to the bottom (`{top: [...], bottom: [...]}`)."""
         top = [self.names.value(e, elem) for e in value.at("top").elements()] if "top" in value.value else []
         bottom = [self.names.value(e, elem) for e in value.at("bottom").elements()] if "bottom" in value.value else []
-        middle = [v for v in current if v not in top and v not in bottom]
-        return top + middle + bottom
+        return top, bottom
 
     def _chance_problems(self) -> None:
         if self.chance.problems:
