@@ -20,7 +20,7 @@ SHOWN_EVENTS = 20
 
 
 class EventMatcher:
-    """The events logged since the last check, and which of them the expected ones matched."""
+    """The events logged since the last check of events, and which of them the expected ones matched."""
 
     def __init__(self, names: Names, events: list[dict[str, Any]]):
         self.names = names
@@ -34,7 +34,7 @@ class EventMatcher:
             kind, data = _parts(y.value)
             found = next((i for i in range(at, len(self.events)) if self._fits(self.events[i], kind, data)), None)
             if found is None:
-                return [Failure(Diagnostic(y.span, "expect-failed", self._missing(kind, data, at)),
+                return [Failure(Diagnostic(y.span, "expect-failed", self._missing(kind, data)),
                                 self._nearby(kind))]
             self.matched.add(found)
             at = found + 1
@@ -57,23 +57,23 @@ class EventMatcher:
         data = event.get("data") or {}
         return f"{event['kind']} {shown(data)}" if data else str(event["kind"])
 
-    def _missing(self, kind: str, data: dict[str, Any], at: int) -> str:
+    def _missing(self, kind: str, data: dict[str, Any]) -> str:
         wanted = f"{kind} {shown(data)}" if data else kind
         before = len(self.matched)
         later = f" (after the {before} event(s) matched before it)" if before else ""
-        return f"no event {wanted} since the last check{later}"
+        return f"no event {wanted} since the last check of events{later}"
 
     def _nearby(self, kind: str) -> tuple[str, ...]:
         same = [self.describe(e) for e in self.events if e["kind"] == kind]
         if same:
             more = f" (the first {SHOWN_EVENTS})" if len(same) > SHOWN_EVENTS else ""
             seats = ", ".join(f"{n} {i}" for i, n in enumerate(self.names.seats))
-            return (f"the '{kind}' events since the last check{more}:",
+            return (f"the '{kind}' events since the last check of events{more}:",
                     *(f"  {line}" for line in same[:SHOWN_EVENTS]),
                     f"(events record seats by number: {seats})")
         counts = Counter(e["kind"] for e in self.events)
         summary = ", ".join(f"{k} x{n}" for k, n in counts.items()) or "none"
-        return (f"no '{kind}' event since the last check; the events were: {summary}",)
+        return (f"no '{kind}' event since the last check of events; the events were: {summary}",)
 
     def _fits(self, event: dict[str, Any], kind: str, data: dict[str, Any]) -> bool:
         if event["kind"] != kind:
