@@ -7,6 +7,7 @@ read the language reference yet, and shows each part a game is made of once.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
@@ -108,8 +109,10 @@ class ScaffoldError(Exception):
 
 
 def game_name(folder: Path) -> str:
-    """The game's name from its folder's: lowercase, words joined by '-' (ScaffoldError if none fits)."""
-    words = re.findall(r"[a-z0-9]+", folder.name.lower())
+    """The game's name from its folder's: plain lowercase letters and digits, words joined by '-'
+    (`Café Royal` gives cafe-royal); ScaffoldError when it would not start with a letter."""
+    plain = unicodedata.normalize("NFKD", folder.name).encode("ascii", "ignore").decode("ascii")
+    words = re.findall(r"[a-z0-9]+", plain.lower())
     name = "-".join(words)
     if not NAME.match(name):
         raise ScaffoldError(f"'{folder.name}' cannot name a game: use a folder name starting with a letter, "
