@@ -15,7 +15,7 @@ from ..core.game import Game
 from ..core.state import default_names
 from .chance import ForcedChance
 from .names import Names, Target
-from .scenario import Auto, Expect, Play, Rolls, Scenario, SetFields, Shuffles, read_file
+from .scenario import AUTO_END, Auto, Expect, Play, Rolls, Scenario, SetFields, Shuffles, read_file
 from .where import Problem, Y
 
 TESTS_FOLDER = "tests"
@@ -103,12 +103,12 @@ class _Checker:
             chance = ForcedChance(self.names)
             for path, order in step.orders:
                 yield from self._try(lambda: chance.add_shuffle(path, order))
-        elif isinstance(step, Auto):
+        elif isinstance(step, Auto) and step.until.value != AUTO_END:
             yield from self._try(lambda: self.decision(step.until))
         elif isinstance(step, Expect):
             for key, part in step.checks:
                 yield from self._expect(key, part)
-        elif not isinstance(step, Rolls):
+        elif not isinstance(step, (Rolls, Auto)):
             raise TypeError(step)
 
     @staticmethod

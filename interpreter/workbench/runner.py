@@ -22,7 +22,7 @@ from .check import list_edit, seat_names
 from .events import EventMatcher
 from .names import Names
 from .places import Placer, PlacingStep
-from .scenario import MAX_AUTO, Answer, Auto, Expect, Play, Rolls, Scenario, SetFields, Shuffles, Step
+from .scenario import AUTO_END, MAX_AUTO, Answer, Auto, Expect, Play, Rolls, Scenario, SetFields, Shuffles, Step
 from .where import Failure, Problem, Y
 
 SHOWN_OPTIONS = 15
@@ -157,10 +157,12 @@ class Run:
                     f"(decision '{d.name}')", None, (f"offered: {shown}",))
 
     def auto(self, step: Auto) -> None:
-        """Answer with first options until the decision is asked for the count-th time."""
+        """Answer with first options until the decision is asked for the count-th time (`end`: the game ends)."""
         seen = 0
         before: Any = None
         for _ in range(MAX_AUTO):
+            if step.until.value == AUTO_END and self.engine.is_over(self.state):
+                return
             d = self.decision(step.until.span, f"it ended before '{step.until.value}' was asked "
                               f"{'' if step.count == 1 else f'{step.count} times'}".rstrip())
             if d.name == step.until.value and self.state["pending"] is not before:
@@ -174,7 +176,8 @@ class Run:
             except RuleError as err:
                 raise _rule_error(step.y.span, "the rules stopped with an error", err) from None
             self._chance_problems()
-        raise _fail(step.y.span, "expect-failed", f"'{step.until.value}' was not asked within {MAX_AUTO:,} decisions")
+        what = "the game did not end" if step.until.value == AUTO_END else f"'{step.until.value}' was not asked"
+        raise _fail(step.y.span, "expect-failed", f"{what} within {MAX_AUTO:,} decisions")
 
     def set_fields(self, step: SetFields) -> None:
         """Change the state's fields, in the order written, keeping pieces in one place each."""

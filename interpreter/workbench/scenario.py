@@ -25,6 +25,7 @@ STEP_KEYS = ("play", "set", "roll", "shuffle", "auto", "expect")
 EXPECT_KEYS = ("decision", "asks", "options", "offered", "not_offered", "fields", "events", "no_events",
                "winners")
 MAX_AUTO = 100_000
+AUTO_END = "end"         # `auto: end` plays the game to its end (`end` cannot name a decision)
 
 
 @dataclass(frozen=True)
