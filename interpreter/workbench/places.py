@@ -5,8 +5,8 @@ When a scenario puts items into one of them (`Ana.hand: [grain-1]`), each is fir
 wherever it was. Items a step leaves nowhere (the hand's old cards) go, once the step is done, to
 the end of the first place (in the order of `places`) that the step did not give a whole new
 value: the deck in most games, unless the step emptied it. An inner list emptied by taking an
-item out (a pile of a list of piles) is dropped. Fields the game derives from these (London's
-visible tops) are the scenario's to set.
+item out (a pile of a list of piles) is dropped. Fields the game derives from these (the visible
+top card of each pile, say) are the scenario's to set.
 """
 
 from __future__ import annotations
