@@ -20,7 +20,7 @@ from ..core.game import Game
 from .chance import ForcedChance
 from .check import list_edit, seat_names
 from .events import EventMatcher
-from .names import Names
+from .names import Names, Target
 from .places import Placer, PlacingStep
 from .scenario import AUTO_END, MAX_AUTO, Answer, Auto, Expect, Play, Rolls, Scenario, SetFields, Shuffles, Step
 from .where import Failure, Problem, Y
@@ -105,12 +105,12 @@ class Run:
             raise _rule_error(_span_of(step), "the rules stopped with an error", err) from None
 
     # ------------------------------------------------------------------ playing
-    def decision(self, where: Span, what: str) -> Decision:
-        """The pending decision; a failure when the game is over."""
+    def decision(self, where: Span, what: str, code: str = "not-offered") -> Decision:
+        """The pending decision; a failure (with this code) when the game is over."""
         pending = self.engine.pending(self.state)
         if isinstance(pending, Result):
             winners = ", ".join(self.names.seats[s] for s in pending.winners) or "nobody"
-            raise _fail(where, "not-offered", f"the game is over (winners: {winners}): {what}")
+            raise _fail(where, code, f"the game is over (winners: {winners}): {what}")
         return pending
 
     def answer(self, answer: Answer) -> None:
@@ -184,19 +184,25 @@ class Run:
         placing = PlacingStep()
         for path, value in step.entries:
             for target in self.names.targets(path):
-                if list_edit(target, value):
-                    moved = self._moved(target.type.args[0], value)
-                    current = target.get(self.state)
-                    rest = [v for v in current if v not in moved[0] and v not in moved[1]]
-                    self.placer.assign(self.state, target, moved[0] + rest + moved[1], value, placing,
-                                       named=moved[0] + moved[1])
-                else:
-                    self.placer.assign(self.state, target, self.names.value(value, target.type), value, placing)
+                try:
+                    self._set(target, value, placing)
+                except (KeyError, IndexError, TypeError):
+                    raise _fail(path.span, "expect-failed", f"{target.text} does not exist in the game as it is "
+                                "now (a map key or a list position too far)") from None
         self.placer.finish(self.state, placing)
         wrong = self.placer.misplaced(self.state)
         if wrong:
             raise _fail(step.y.span, "expect-failed", "after this step, some pieces are not in exactly one place",
                         None, tuple(wrong))
+
+    def _set(self, target: Target, value: Y, placing: PlacingStep) -> None:
+        """One field of a `set`: a whole value, or elements moved to the top or bottom of a list."""
+        if list_edit(target, value):
+            top, bottom = self._moved(target.type.args[0], value)
+            rest = [v for v in target.get(self.state) if v not in top and v not in bottom]
+            self.placer.assign(self.state, target, top + rest + bottom, value, placing, named=top + bottom)
+        else:
+            self.placer.assign(self.state, target, self.names.value(value, target.type), value, placing)
 
     def _moved(self, elem: Any, value: Y) -> tuple[list[Any], list[Any]]:
         """The elements a list edit moves to the top and to the bottom (`{top: [...], bottom: [...]}`)."""
@@ -235,19 +241,19 @@ class Run:
         return failures
 
     def _expect_decision(self, y: Y) -> None:
-        d = self.decision(y.span, f"no decision '{y.value}' is pending")
+        d = self.decision(y.span, f"no decision '{y.value}' is pending", "expect-failed")
         if d.name != y.value:
             raise _fail(y.span, "expect-failed", f"the game waits for {self._waiting(d)}, not '{y.value}'")
 
     def _expect_asks(self, y: Y) -> None:
-        d = self.decision(y.span, "nobody is asked")
+        d = self.decision(y.span, "nobody is asked", "expect-failed")
         wanted = {self.names.seat_of(e) for e in y.elements()}
         if wanted != set(d.seats):
             raise _fail(y.span, "expect-failed", f"the game waits for {self._waiting(d)}, not for "
                         + (", ".join(self.names.seats[s] for s in sorted(wanted)) or "nobody"))
 
     def _expect_options(self, key: str, y: Y) -> list[Failure]:
-        d = self.decision(y.span, "no options are offered")
+        d = self.decision(y.span, "no options are offered", "expect-failed")
         if isinstance(y.value, dict):
             per_seat = [(self.names.seat_of(s), ids) for s, ids in y.items()]
         else:
