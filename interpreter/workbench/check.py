@@ -121,11 +121,11 @@ class _Checker:
     def _seat(self, y: Y) -> int:
         return self.names.seat_of(y)
 
-    def assignment(self, path: Y, value: Y) -> list[Target]:
-        """The places a `set` or `fields` entry names, its value checked against each."""
+    def assignment(self, path: Y, value: Y, edits: bool = True) -> list[Target]:
+        """The places a `set` (edits: `{top: [...]}` allowed) or `fields` entry names, its value checked."""
         targets = self.names.targets(path)
         for t in targets:
-            if list_edit(t, value):
+            if edits and list_edit(t, value):
                 for key, part in value.items():
                     for e in part.elements():
                         self.names.value(e, t.type.args[0])
@@ -171,7 +171,7 @@ class _Checker:
                     yield from self._try(lambda: self.option(e))
         elif key == "fields":
             for path, value in part.items():
-                yield from self._try(lambda: self.assignment(path, value))
+                yield from self._try(lambda: self.assignment(path, value, edits=False))
         elif key == "events":
             for e in part.elements():
                 yield from self._try(lambda: self.event(e))
