@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from doc_helpers import doc_items
 from workbench_helpers import ROOT, TIMING, game_copy, run
 
 DOC = ROOT / "docs" / "scenarios.md"
-FENCE = re.compile(r"^```(\w*)\s*$")
 NOTE = re.compile(r"^<!--\s*scenario:\s*(?P<game>[\w/.-]+)\s*(?P<fails>;\s*fails)?\s*-->\s*$")
 
 
@@ -25,37 +25,20 @@ class Example:
     output: str | None     # what `cityrules test` prints when the example is meant to fail
 
 
-def blocks() -> list[tuple[int, str, str, str | None]]:
-    """Every fenced block: (line of its fence, language, text, the annotation line above it)."""
-    lines = DOC.read_text(encoding="utf-8").splitlines()
-    found = []
-    i = 0
-    while i < len(lines):
-        m = FENCE.match(lines[i])
-        if m is None:
-            i += 1
-            continue
-        end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
-        note = lines[i - 1] if i > 0 and lines[i - 1].startswith("<!--") else None
-        found.append((i + 1, m.group(1), "\n".join(lines[i + 1:end]) + "\n", note))
-        i = end + 1
-    return found
-
-
 def examples() -> list[Example]:
     found = []
-    all_blocks = blocks()
-    for k, (line, lang, text, note) in enumerate(all_blocks):
-        if lang != "yaml":
+    blocks = [item for item in doc_items(DOC) if item.lang is not None]
+    for k, block in enumerate(blocks):
+        if block.lang != "yaml":
             continue
-        m = NOTE.match(note or "")
-        assert m, f"docs/scenarios.md:{line}: a yaml block needs <!-- scenario: GAME --> above it"
+        m = NOTE.match(f"<!-- {block.note} -->")
+        assert m, f"docs/scenarios.md:{block.line}: a yaml block needs <!-- scenario: GAME --> above it"
         output = None
         if m["fails"]:
-            nxt = all_blocks[k + 1]
-            assert nxt[1] == "text", f"docs/scenarios.md:{line}: a failing example is followed by its ```text output"
-            output = nxt[2]
-        found.append(Example(line, m["game"], text, output))
+            nxt = blocks[k + 1]
+            assert nxt.lang == "text", f"docs/scenarios.md:{block.line}: a failing example is followed by its output"
+            output = nxt.text
+        found.append(Example(block.line, m["game"], block.text, output))
     return found
 
 

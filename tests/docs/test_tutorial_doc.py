@@ -20,54 +20,17 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from doc_helpers import Item, doc_items
 from workbench_helpers import ROOT, TIMING, run
 
 DOC = ROOT / "docs" / "tutorial.md"
-FENCE = re.compile(r"^```(\w*)\s*$")
-COMMENT = re.compile(r"^<!--\s*(?P<body>.*?)\s*-->\s*$")
 EDIT = re.compile(r'^edit:\s*(?P<path>[^:\s]+):\s*(?P<old>".*")\s*=>\s*(?P<new>".*")$')
 CHECKED = ("yaml", "rules", "console")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-@dataclass(frozen=True)
-class Item:
-    line: int
-    note: str            # the annotation's body ("" for none)
-    lang: str | None     # None for a standalone annotation
-    text: str
-
-
-def items() -> list[Item]:
-    """The annotations and fenced blocks of the page, in order."""
-    lines = DOC.read_text(encoding="utf-8").splitlines()
-    found: list[Item] = []
-    note, note_line = "", 0
-    i = 0
-    while i < len(lines):
-        comment = COMMENT.match(lines[i])
-        fence = FENCE.match(lines[i])
-        if comment:
-            if note:
-                found.append(Item(note_line, note, None, ""))
-            note, note_line = comment["body"], i + 1
-        elif fence:
-            end = next(j for j in range(i + 1, len(lines)) if lines[j].startswith("```"))
-            found.append(Item(i + 1, note, fence.group(1), "\n".join(lines[i + 1:end]) + "\n"))
-            note = ""
-            i = end
-        elif note and lines[i].strip():
-            found.append(Item(note_line, note, None, ""))
-            note = ""
-        i += 1
-    if note:
-        found.append(Item(note_line, note, None, ""))
-    return found
 
 
 def expected_pattern(expected: list[str], any_numbers: bool) -> re.Pattern[str]:
@@ -104,7 +67,7 @@ def check_run(item: Item, capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_tutorial_step_by_step(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    steps = items()
+    steps = doc_items(DOC)
     assert sum(1 for s in steps if s.note.startswith("run")) >= 8
     for item in steps:
         where = f"docs/tutorial.md:{item.line}"
