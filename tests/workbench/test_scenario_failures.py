@@ -243,3 +243,32 @@ def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (folder / "round.rules").write_text("phase game:\n    run nothing\n", encoding="utf-8")
     code, out, _ = run(capsys, "test", str(folder))
     assert code == 1 and "error[unknown-phase]" in out
+
+
+def test_names_seats_and_variants_are_checked_where_they_are_written(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    folder = game_copy(tmp_path)
+    path = scenarios(folder, """\
+    defaults: {names: [Mia, Noah]}
+    scenarios:
+      - name: named seats
+        seats: 2
+        steps:
+          - play: {Mia: offer:0, Noah: offer:1}
+          - expect: {events: [{buy: {seat: Noah}}], fields: {Noah.coins: 4}}
+      - name: too many seats
+        seats: 5
+      - name: three names for two seats
+        seats: 2
+        names: [Ann, Bo, Cy]
+      - name: no such variant
+        seats: 2
+        variant: fast
+    """)
+    code, out, _ = run(capsys, "validate", str(folder))
+    assert code == 1
+    assert f"{place(path, 'seats: 5', '5')}: error[schema]: Harbour is for 2 to 4 seats, not 5" in out
+    assert f"{place(path, 'names: [Ann', '[Ann')}: error[schema]: 2 seats need 2 names, not 3" in out
+    assert f"{place(path, 'variant: fast', 'fast')}: error[unknown-name]: Harbour has no variant 'fast' (the game has no variants)" in out
+    code, out, _ = run(capsys, "test", str(folder), "-k", "named", "-v")
+    assert code == 0 and "ok      " in out and ": ok (1 passed, 0 failed" in out
