@@ -30,28 +30,28 @@ def scenario_files(folder: Path) -> list[Path]:
 
 def seat_names(game: Game, scenario: Scenario) -> list[str]:
     """The seat names of a scenario: as written, or the default names for its number of seats."""
-    names = scenario.option("names")
+    names = scenario.given("names")
     if names is not None:
         return [str(n) for n in names]
-    seats = scenario.option("seats")
+    seats = scenario.given("seats")
     return default_names(seats if isinstance(seats, int) else game.min_seats)
 
 
 def check_scenario(game: Game, scenario: Scenario) -> list[Diagnostic]:
     """Every problem with the names a scenario uses (empty when it may be played)."""
     found: list[Diagnostic] = []
-    seats = scenario.option("seats")
+    seats = scenario.given("seats")
     seats = game.min_seats if seats is None else seats
     if not game.min_seats <= seats <= game.max_seats:
         found.append(Diagnostic(scenario.seats.span if scenario.seats else scenario.span, "schema",
                                 f"{game.title} is for {game.min_seats} to {game.max_seats} seats, not {seats}"))
         return found
-    names = scenario.option("names")
+    names = scenario.given("names")
     if names is not None and len(names) != seats:
         found.append(Diagnostic(scenario.names.span if scenario.names else scenario.span, "schema",
                                 f"{seats} seats need {seats} names, not {len(names)}"))
         return found
-    variant = scenario.option("variant")
+    variant = scenario.given("variant")
     if variant is not None and variant not in game.variants:
         hint = did_you_mean(variant, game.variants) or (
             f"its variants: {', '.join(game.variants)}" if game.variants else "the game has no variants")

@@ -66,9 +66,9 @@ class Run:
         try:
             for part in sc.chance:
                 self.step(part)
-            seats = sc.option("seats") or self.game.min_seats
+            seats = sc.given("seats") or self.game.min_seats
             try:
-                self.state = self.engine.new_game(seats, sc.option("seed") or 0, self.names.seats)
+                self.state = self.engine.new_game(seats, sc.given("seed") or 0, self.names.seats)
             except RuleError as err:
                 raise _rule_error(sc.span, "the rules stopped while the game was set up", err) from None
             self._chance_problems()

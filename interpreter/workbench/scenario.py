@@ -109,7 +109,7 @@ class Scenario:
         """Where the scenario's name is written."""
         return self.y.at("name").span if "name" in self.y.value else self.y.span
 
-    def option(self, key: str) -> Any:
+    def given(self, key: str) -> Any:
         """A setup value as written (None when not given)."""
         found = getattr(self, key)
         return None if found is None else found.value

@@ -93,10 +93,10 @@ def run_folder(folder: Path, only: str | None = None) -> FolderReport:
                 continue
             started = time.perf_counter()
             static = check_scenario(game, scenario)
-            played = games.get(scenario.option("variant"))
+            played = games.get(scenario.given("variant"))
             if static or played is None:
                 failures = [Failure(d) for d in static] or [Failure(Diagnostic(
-                    scenario.span, "runtime", f"the variant '{scenario.option('variant')}' does not load"))]
+                    scenario.span, "runtime", f"the variant '{scenario.given('variant')}' does not load"))]
             else:
                 failures = Run(played, scenario).play()
             outcome = Outcome(scenario, failures, time.perf_counter() - started)
