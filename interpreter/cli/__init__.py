@@ -14,7 +14,7 @@ from ruledsl.printable import printable
 
 from ..core.decision import IllegalChoice
 from ..core.errors import RuleError
-from . import games, play, replay, simulate, validate
+from . import games, new, play, replay, simulate, test, validate
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Parser
 
 
@@ -29,11 +29,11 @@ def version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     p = Parser(
-        prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, replay.",
+        prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, replay, test, new.",
         epilog="Each sub-command explains itself: cityrules play --help", formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"cityrules {version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (validate, play, simulate, replay, games):
+    for module in (validate, play, simulate, replay, games, test, new):
         module.add_parser(sub)
     return p
 

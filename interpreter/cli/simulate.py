@@ -51,8 +51,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  {'seat':<8} {'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
     for i in range(seats):
         print(f"  {names[i]:<8} {data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} {data['mean_score'][i]:>12.1f}")
-    print(f"  shared wins: {data['shared_wins']}   unfinished: {data['unfinished']} "
-          f"(games stopped at the cap of {args.cap} decisions; never counted as wins)")
+    capped = f" (stopped at the cap of {args.cap} decisions; never counted as wins)" if data["unfinished"] else ""
+    print(f"  shared wins: {data['shared_wins']}   unfinished: {data['unfinished']}{capped}")
     if data["mean_rounds"] is not None:
         print(f"  rounds per game: {data['mean_rounds']:.2f}")
     print(f"  decisions per game: {data['mean_decisions']:.1f}")

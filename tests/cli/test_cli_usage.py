@@ -12,7 +12,7 @@ import pytest
 from interpreter.cli import build_parser
 from play_helpers import ROOT, cli
 
-COMMANDS = ["validate", "play", "simulate", "replay", "games"]
+COMMANDS = sorted(next(a for a in build_parser()._actions if a.dest == "command").choices)  # type: ignore[arg-type]
 
 
 def test_version() -> None:
@@ -85,6 +85,8 @@ def test_bad_arguments_are_one_line_usage_errors(args: list[str], expected: str,
     ["simulate", "downtown", "-n", "3"],
     ["replay", "JOURNAL"],
     ["replay", "JOURNAL", "--json"],
+    ["test", "downtown", "-v"],
+    ["new", "NEWGAME"],
     ["play", "downtown", "--seats", "bot,bot,bot", "--journal", "NEW"],
     ["play", "--resume"],
 ])
@@ -92,7 +94,8 @@ def test_no_command_prints_a_traceback_when_its_output_is_closed(args: list[str]
     journal = tmp_path / "j.json"
     assert cli("simulate", "downtown", "-n", "1", "--journals", str(tmp_path)).returncode == 0
     made = next(tmp_path.glob("*.json"))
-    args = [str(made) if a == "JOURNAL" else str(journal) if a == "NEW" else a for a in args]
+    args = [str(made) if a == "JOURNAL" else str(journal) if a == "NEW" else str(tmp_path / "g") if a == "NEWGAME"
+            else a for a in args]
     child = subprocess.Popen([sys.executable, "-m", "interpreter.cli", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env={"XDG_STATE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
