@@ -6,8 +6,14 @@ import marshal
 from pathlib import Path
 from typing import Any
 
+from collections import Counter
+from collections.abc import Sequence
+
 from ruledsl.compiler import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
+from ruledsl.provenance import describe, shown
+from ruledsl.types import NONE, Type, type_of_data, unify
+from ruledsl.world import DataSource
 
 from .schema_check import check_schema
 from .yamlsource import PositionMap, load_yaml
@@ -69,6 +75,46 @@ class LoaderBase:
         elif isinstance(value, dict):
             for key, item in value.items():
                 self.whole_numbers(item, path + (key,), pos)
+
+
+    def column_type(self, kind: str, attr: str, column: tuple[Any, ...], ids: Sequence[Any],
+                    source: DataSource, file_start: Span) -> Type:
+        """The type of an attribute, worked out from every node's or item's value.
+
+        The rules read one attribute with one type: a value of another kind than the others'
+        (`money: Fire` where the other cards have numbers) is reported at its line, before any
+        rule can stumble on it while the game is played.
+        """
+        types = [type_of_data(v) for v in column]
+        t: Type = NONE
+        for x in types:
+            t = unify(t, x)
+        present = [str(x) for x in types if x.kind != "none"]
+        if len(set(present)) < 2:
+            return t
+        counts = Counter(present)
+        usual = next(x for x in types if x.kind != "none" and counts[str(x)] == max(counts.values()))
+        reported: set[object] = set()
+        for i, x in enumerate(types):
+            where = source.locate((i,))
+            if x.kind == "none" or not _clash(usual, x) or where in reported:
+                continue
+            reported.add(where)  # once per line of the file, not once per copy
+            self.diags.error(where or file_start, "type",
+                             f"{kind} {ids[i]!r}: `{attr}` is {describe(x)} ({shown(column[i])}), where the "
+                             f"others have {describe(usual)}",
+                             f"give every {kind} the same kind of value for {attr} (0, false or \"\" for nothing)")
+        return t
+
+
+def _clash(a: Type, b: Type) -> bool:
+    """Do two types worked out from data disagree (a text where a number is, a list of texts
+    where lists of numbers are)? Values that are none or unknown agree with anything."""
+    if a.kind in ("none", "any") or b.kind in ("none", "any"):
+        return False
+    if a.kind != b.kind:
+        return True
+    return any(_clash(x, y) for x, y in zip(a.args, b.args))
 
 
 def _freeze(value: Any) -> Any:

@@ -17,8 +17,13 @@ from .yamlsource import PositionMap
 class TablesMixin(LoaderBase):
     """Checks the variants' values against the tables they replace."""
 
-    def apply_variant(self, data: dict[str, Any], pos: PositionMap, tables: dict[str, tuple[Type, Any]]) -> None:
-        """A variant replaces tables by name: the same rules run on other numbers or switches."""
+    def apply_variant(self, data: dict[str, Any], pos: PositionMap, tables: dict[str, tuple[Type, Any]],
+                      paths: dict[str, tuple[str, ...]]) -> None:
+        """A variant replaces tables by name: the same rules run on other numbers or switches.
+
+        `paths` says where each table's value is written; a table the variant replaces is then
+        written in the variant.
+        """
         options = data.get("options") or {}
         for name, option in options.items():
             for key, value in option["values"].items():
@@ -44,6 +49,7 @@ class TablesMixin(LoaderBase):
             for key, value in options[name]["values"].items():
                 if key in tables:
                     tables[key] = (tables[key][0], _freeze(value))
+                    paths[key] = ("options", name, "values", key)
 
     def variant_bases(self, options: dict[str, Any], pos: PositionMap) -> dict[str, list[str]]:
         """For each variant, itself then the variants it extends, nearest first.
