@@ -12,7 +12,7 @@ from .provenance import EVERY, Origin, explain
 from .scope import Scope, Var
 from .runtime_support import make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
-                    tuple_of, unify)
+                    tuple_of, type_of_data, unify)
 from .world import World
 
 Code = tuple[str, Type]
@@ -285,9 +285,9 @@ class Expressions:
                 return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
             self._check_key(e.obj, e.name, e.name_span, scope)
             self._trace_part(e, e.name)
-            return (f"{obj}[{e.name!r}]", t.args[1])
+            return (f"{obj}[{e.name!r}]", self._known(e, t.args[1], scope))
         if t.kind == "any":
-            return (f"{obj}[{e.name!r}]", ANY)
+            return (f"{obj}[{e.name!r}]", self._known(e, ANY, scope))
         return self.err(e.span, "type", f"a value of type {t} has no field '{e.name}'")
 
     def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
@@ -315,17 +315,27 @@ class Expressions:
             self.check(it, ("int", "seat"), e.index.span, "a list index")
             self._check_index(e, scope)
             self._trace_part(e, _literal(e.index))
-            return (f"{obj}[{idx}]", t.args[0])
+            return (f"{obj}[{idx}]", self._known(e, t.args[0], scope))
         if t.kind == "map":
             if not assignable(t.args[0], it):
                 return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}",
                                 related=self.explain(e.index.span, it))
             self._check_index(e, scope)
             self._trace_part(e, _literal(e.index))
-            return (f"{obj}[{idx}]", t.args[1])
+            return (f"{obj}[{idx}]", self._known(e, t.args[1], scope))
         if t.kind == "any":
-            return (f"{obj}[{idx}]", ANY)
+            return (f"{obj}[{idx}]", self._known(e, ANY, scope))
         return self.err(e.span, "type", f"a value of type {t} cannot be indexed with [ ]")
+
+    def _known(self, e: A.Attr | A.Index, t: Type, scope: Scope) -> Type:
+        """The type of a part of a table that mixes kinds of values (`rule.min` in a map of texts and
+        numbers), when the rules pick it with keys written in them: the type of that very value."""
+        if t.kind != "any":
+            return t
+        label, value = self._table_value(e, scope)
+        if label is None or "[...]" in label or value is None:
+            return t
+        return type_of_data(value)
 
     def _trace_part(self, e: A.Attr | A.Index, key: object) -> None:
         """A part of data read with a key (`prices.bare`, `steps[2]`) or one picked at run time."""

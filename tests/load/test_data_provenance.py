@@ -264,3 +264,12 @@ def test_a_note_quotes_data_without_control_characters(tmp_path: Path) -> None:
     [note] = d.related
     assert "\x1b" not in note.message and "\\x1b[2Jfour" in note.message
     assert "\x1b" not in render(d, sources.get(d.span.file), sources)
+
+
+def test_a_part_of_a_mixed_table_picked_with_written_keys_has_its_own_type(tmp_path: Path) -> None:
+    # A map of a number and a text has values of unknown type; `prices.b` is known to be text.
+    rules = "phase main:\n    for s in seats:\n        s.coins += prices.a\n        s.coins += prices.b\n    end winners seats\n"
+    write_game(tmp_path, rules, seat={"coins": ("int", 0)}, tables={"prices": {"a": 1, "b": "x"}})
+    d, _ = the_error(tmp_path)
+    assert d.message == "the value of '+=' must be int, not str" and d.span.line == 4
+    at(d.related[0], tmp_path, "game.yaml", "x")
