@@ -21,6 +21,11 @@ class Span:
     end_line: int = 0
     end_column: int = 0
 
+    def as_dict(self) -> dict[str, object]:
+        """Where the span is, as plain data: file, line, column, end_line, end_column."""
+        return {"file": self.file, "line": self.line, "column": self.column, "end_line": self.end_line,
+                "end_column": self.end_column}
+
     def __post_init__(self) -> None:
         if self.end_line == 0:
             object.__setattr__(self, "end_line", self.line)
@@ -41,14 +46,7 @@ class Related:
 
     def as_dict(self) -> dict[str, object]:
         """The note as plain data, for `--format json`."""
-        return {
-            "file": self.span.file,
-            "line": self.span.line,
-            "column": self.span.column,
-            "end_line": self.span.end_line,
-            "end_column": self.span.end_column,
-            "message": self.message,
-        }
+        return {**self.span.as_dict(), "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -68,11 +66,7 @@ class Diagnostic:
     def as_dict(self) -> dict[str, object]:
         """The diagnostic as plain data, for `--format json`."""
         return {
-            "file": self.span.file,
-            "line": self.span.line,
-            "column": self.span.column,
-            "end_line": self.span.end_line,
-            "end_column": self.span.end_column,
+            **self.span.as_dict(),
             "severity": self.severity,
             "code": self.code,
             "message": self.message,

@@ -31,6 +31,14 @@ def the_error(folder: Path) -> tuple[Diagnostic, dict[str, str]]:
     return found[0], sources
 
 
+def the_note(folder: Path, message: str) -> Related:
+    """The note of the one error of a game folder, which has this message and one note."""
+    d, _ = the_error(folder)
+    assert d.message == message
+    [note] = d.related
+    return note
+
+
 def line_of(folder: Path, file: str, span_line: int) -> str:
     return (folder / file).read_text(encoding="utf-8").splitlines()[span_line - 1]
 
@@ -83,9 +91,7 @@ def test_a_part_of_a_table_read_with_a_key_or_a_key_known_at_run_time(tmp_path: 
 def test_an_element_inside_a_table(tmp_path: Path) -> None:
     write_game(tmp_path, "phase main:\n    let total = sum(steps)\n    end winners seats\n",
                tables={"steps": ["one", "two"]})
-    d, _ = the_error(tmp_path)
-    assert d.message == "the elements summed must be int, not str"
-    [note] = d.related
+    note = the_note(tmp_path, "the elements summed must be int, not str")
     at(note, tmp_path, "game.yaml", "one")
     assert note.message.startswith("`steps` holds text because ")
 
@@ -121,9 +127,7 @@ def test_no_note_when_the_type_does_not_come_from_data(tmp_path: Path) -> None:
 def test_a_field_declared_as_text_points_at_its_declaration(tmp_path: Path) -> None:
     write_game(tmp_path, "phase main:\n    for s in seats:\n        s.coins += 1\n    end winners seats\n",
                seat={"coins": ("str", "0")})
-    d, _ = the_error(tmp_path)
-    assert d.message == "the target of '+=' must be int, not str"
-    [note] = d.related
+    note = the_note(tmp_path, "the target of '+=' must be int, not str")
     at(note, tmp_path, "game.yaml", "str")
     assert note.message.startswith("`s.coins` is text because ") and note.message.endswith("declares 'coins' as str")
 
@@ -141,9 +145,7 @@ def test_a_field_initial_value_of_the_wrong_type_is_reported_at_the_value(tmp_pa
 def test_a_board_attribute_holding_text_where_a_condition_is_needed(tmp_path: Path) -> None:
     rules = "phase main:\n    for n in nodes:\n        if n.colour:\n            pass\n    end winners seats\n"
     write_game(tmp_path, rules, board=LINE_BOARD)
-    d, _ = the_error(tmp_path)
-    assert d.message == "a condition must be bool, not str?"
-    [note] = d.related
+    note = the_note(tmp_path, "a condition must be bool, not str?")
     at(note, tmp_path, "board.yaml", "red")
     assert note.message.startswith("`n.colour` is text because ")
 
@@ -183,9 +185,7 @@ def test_an_item_attribute_holding_text_where_a_number_is_used(tmp_path: Path) -
         - {id: a, price: "3"}
         - {id: b, price: "5"}
         """, rules)
-    d, _ = the_error(tmp_path)
-    assert d.message == "the value of '+=' must be int, not str?"
-    [note] = d.related
+    note = the_note(tmp_path, "the value of '+=' must be int, not str?")
     at(note, tmp_path, "cards.yaml", '"3"')
     assert note.message.startswith("`all_cards[0].price` is text because ") and note.message.endswith("holds '3'")
 
