@@ -9,7 +9,7 @@ that points at the data line: "`shops_at_start` is text because game.yaml:46:19 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .diagnostics import Related, Span
 from .printable import printable
@@ -31,9 +31,11 @@ _SEARCH_LIMIT = 10_000
 _SHOWN_CHARS = 40
 
 
-@dataclass(frozen=True)
-class Origin:
-    """What an expression reads: data (a source and the steps into it) or a declared field."""
+class Origin(NamedTuple):
+    """What an expression reads: data (a source and the steps into it) or a declared field.
+
+    (A named tuple: one is made for every read of data or of a field while the rules compile.)
+    """
 
     label: str
     source: DataSource | None = None

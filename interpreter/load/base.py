@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ruledsl.compiler import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
@@ -16,7 +16,7 @@ from ruledsl.types import NONE, Type, type_of_data, unify
 from ruledsl.world import DataSource
 
 from .schema_check import check_schema
-from .yamlsource import PositionMap, load_yaml
+from .yamlsource import PositionMap, load_yaml, load_yaml_text
 
 MAX_RULES_BYTES = 1024 * 1024
 
@@ -64,6 +64,10 @@ class LoaderBase:
             self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
 
+    def positions_later(self, shown: str) -> "LaterPositions":
+        """Where the values of a YAML file already read are, for a note at a data line."""
+        return LaterPositions(self.sources.get(shown, "").removeprefix("\ufeff"), shown)
+
     def whole_numbers(self, value: Any, path: tuple[Any, ...], pos: PositionMap) -> None:
         """The rules count in whole numbers: a fraction in the data is a mistake to report."""
         if isinstance(value, float):
@@ -87,13 +91,12 @@ class LoaderBase:
         """
         types = [type_of_data(v) for v in column]
         t: Type = NONE
-        for x in types:
+        for x in dict.fromkeys(types):  # each distinct type once, in the order first seen
             t = unify(t, x)
-        present = [str(x) for x in types if x.kind != "none"]
-        if len(set(present)) < 2:
+        counts = Counter(x for x in types if x.kind != "none")
+        if len(counts) < 2:
             return t
-        counts = Counter(present)
-        usual = next(x for x in types if x.kind != "none" and counts[str(x)] == max(counts.values()))
+        usual = max(counts, key=lambda x: counts[x])  # the most common; the first seen on a tie
         reported: set[object] = set()
         for i, x in enumerate(types):
             where = source.locate((i,))
@@ -105,6 +108,26 @@ class LoaderBase:
                              f"others have {describe(usual)}",
                              f"give every {kind} the same kind of value for {attr} (0, false or \"\" for nothing)")
         return t
+
+
+class LaterPositions:
+    """The positions of a YAML file's values, worked out again from its text when first asked.
+
+    Only a type error about data needs them, and a game keeps its tables and attributes for its
+    whole life: keeping every position of every file with them would cost memory, and collector
+    time on every load, for the rare load that has a note to write.
+    """
+
+    def __init__(self, text: str, shown: str) -> None:
+        self._text = text
+        self._shown = shown
+        self._positions: PositionMap | None = None
+
+    def span(self, path: Iterable[object]) -> Span | None:
+        """The span of the value at `path`, or None."""
+        if self._positions is None:
+            _, self._positions, _ = load_yaml_text(self._text, self._shown)
+        return self._positions.span(tuple(path))
 
 
 def _clash(a: Type, b: Type) -> bool:

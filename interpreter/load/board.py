@@ -58,9 +58,10 @@ class BoardMixin(LoaderBase):
         names = sorted({k for n in node_ids for k in graph.nodes[n]})
         values: dict[str, tuple[Any, ...]] = {"id": tuple(node_ids)}
         sources: dict[str, DataSource] = {}
+        where = self.positions_later(shown)
         for name in names:
             column = tuple(_freeze(graph.nodes[n].get(name)) for n in node_ids)
-            sources[name] = DataSource(column, bpos, ("nodes",), tuple(rows), (name,))
+            sources[name] = DataSource(column, where, ("nodes",), tuple(rows), (name,))
             attrs[name] = self.column_type("node", name, column, node_ids, sources[name], Span(shown, 1, 1))
             values[name] = column
         cells = tuple(tuple((int(c[0]), int(c[1])) for c in (graph.nodes[n].get("cells") or ())) for n in node_ids)

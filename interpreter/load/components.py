@@ -69,9 +69,10 @@ class ComponentsMixin(LoaderBase):
                 attrs["id"] = unify(attrs["id"], type_of_data(cid))
             values: dict[str, tuple[Any, ...]] = {"id": tuple(ids)}
             sources: dict[str, DataSource] = {}
+            where = self.positions_later(shown)
             for name in names:
                 column = tuple(_freeze(row.get(name)) for row in rows)
-                sources[name] = DataSource(column, ipos, ("items",), tuple(lines), (name,))
+                sources[name] = DataSource(column, where, ("items",), tuple(lines), (name,))
                 attrs[name] = self.column_type(kind, name, column, ids, sources[name], Span(shown, 1, 1))
                 values[name] = column
             self.indexes[kind] = {cid: i for i, cid in enumerate(ids)}

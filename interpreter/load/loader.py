@@ -95,6 +95,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                 self.diags.error(pos.nearest(("summary", key)), "unknown-field",
                                  f"summary {key} '{summary[key]}' is not {an(kind)} field",
                                  did_you_mean(summary[key], list(fields)))
+        game_positions = self.positions_later(game_file)
         adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
         edges, edge_types = _edge_columns(graph, node_ids, index)
         components = {
@@ -108,7 +109,8 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             node_attrs=attrs, node_attr_values=attr_values, node_ids=tuple(node_ids),
             adjacency=adjacency, tables=tables, table_spans=table_spans, edges=edges, edge_types=edge_types,
             components=components,
-            table_sources={name: DataSource(value, pos, table_paths[name]) for name, (_, value) in tables.items()},
+            table_sources={name: DataSource(value, game_positions, table_paths[name])
+                           for name, (_, value) in tables.items()},
             node_attr_sources=attr_sources)
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
