@@ -40,7 +40,7 @@ class FieldsMixin(LoaderBase):
                                  "'public_size' applies to a hidden list: "
                                  + ("this field is visible to all already" if visible == "all" else f"not {an(t)}"),
                                  "declare it on a field with 'visible: owner' or 'visible: nobody' whose type is list[...]")
-            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible)
+            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)))
             result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size))
         return result
 
