@@ -38,7 +38,7 @@ def test_every_option_of_every_command_has_help_with_its_default_and_the_command
 
 def test_games_lists_seat_ranges_and_variants() -> None:
     lines = cli("games").stdout.splitlines()
-    assert any(re.match(r"city +City \(2-6 seats; variants: advanced\)", line) for line in lines)
+    assert any(re.match(r"city +City \(2-6 seats; variants: advanced, advanced-3-laps", line) for line in lines)
     assert any(re.match(r"downtown +Downtown \(3-6 seats\)", line) for line in lines)
 
 
@@ -62,7 +62,7 @@ def test_games_lists_seat_ranges_and_variants() -> None:
     (["play", "downtown", "--seats", "human,alien,bot"], "unknown seat kind 'alien'"),
     (["play", "downtown", "--seats", ""], "unknown seat kind ''"),
     (["play", "downtown", "--seats", "human,bot"], "Downtown is for 3 to 6 seats, --seats lists 2"),
-    (["play", "city", "--variant", "advance"], "City has no variant 'advance' (choices: advanced)"),
+    (["play", "city", "--variant", "advance"], "City has no variant 'advance' (choices: advanced, "),
     (["simulate", "downtown", "--variant", "x"], "Downtown has no variant 'x' (choices: none"),
     (["play", "--resume", "latest", "downtown"], "--resume takes the game"),
     (["play", "no-such-game"], "no game 'no-such-game'"),
