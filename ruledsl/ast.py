@@ -183,6 +183,8 @@ class Choose(Node):
     prompt: Template | None
     # How each option reads for people; the choice's variable names the option inside it.
     label: Template | None = None
+    # What each option means (a price, an effect), shown beside its label; never typed.
+    detail: Template | None = None
 
 
 @dataclass(frozen=True)

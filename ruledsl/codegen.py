@@ -97,8 +97,10 @@ class AssemblyMixin(CompilerBase):
                 phases[name] = PhaseCode(name, params, False, function=namespace[fname])
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
         labels = [namespace[spec.label_function] if spec.label_function else None for spec in self.chooses]
+        details = [namespace[spec.detail_function] if spec.detail_function else None for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
-        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas=formulas, labels=labels)
+        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas=formulas, labels=labels,
+                       details=details, event_seats={k: frozenset(v) for k, v in self.event_seats.items()})
 
 
 # Values that are never changed in place: sharing them is safe (tuples cannot be changed).

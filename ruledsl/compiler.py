@@ -52,6 +52,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.formula_busy: list[str] = []
         self.formula_used: set[str] = set(used_elsewhere)
         self.chooses: list[ChooseSpec] = []
+        self.event_seats: dict[str, set[str]] = {}
         self.loop_spans: list[Span] = []
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}

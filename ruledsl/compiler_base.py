@@ -34,6 +34,7 @@ class CompilerBase:
     formula_busy: list[str]
     formula_used: set[str]
     chooses: list[ChooseSpec]
+    event_seats: dict[str, set[str]]    # event kind -> its data fields of a seat type
     loop_spans: list[Span]
     resumable: set[str]
     phase_fn: dict[str, str]

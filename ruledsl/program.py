@@ -24,6 +24,7 @@ class ChooseSpec:
     span: Span
     prompt_function: str = ""
     label_function: str = ""                 # the choice's `label` template, when it has one
+    detail_function: str = ""                # the choice's `detail` template, when it has one
 
 
 @dataclass(frozen=True)
@@ -59,10 +60,14 @@ class Program:
     prompts: list[Callable[..., str]] = field(default_factory=list)
     # by choice: its `label` function (runtime, locals, seat, option) -> text, or None for the default
     labels: list[Callable[..., str] | None] = field(default_factory=list)
+    # by choice: its `detail` function (same arguments), or None when the choice has no detail
+    details: list[Callable[..., str] | None] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
     # event kind -> the data fields its `log` statements record (see events.py)
     events: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # event kind -> its data fields that hold a seat or a list of seats (shown by name)
+    event_seats: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def span_of_line(self, lineno: int) -> Span | None:
         """Where in the rule files a line of generated code came from."""

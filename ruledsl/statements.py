@@ -339,8 +339,10 @@ class StatementsMixin(CompilerBase):
                 fields.append(f"{name!r}: {copy_code(code, t)}")
             if t.kind == "seat":
                 seats.append(f"[{code}]")
+                self.event_seats.setdefault(s.kind, set()).add(name)
             elif t.kind == "list" and t.elem.kind == "seat":
                 seats.append(f"list({code})")
+                self.event_seats.setdefault(s.kind, set()).add(name)
         text = self.exprs.template(s.text, scope)
         to = "None"
         if s.to is not None:
