@@ -41,7 +41,14 @@ class FieldsMixin(LoaderBase):
                                  + ("this field is visible to all already" if visible == "all" else f"not {an(t)}"),
                                  "declare it on a field with 'visible: owner' or 'visible: nobody' whose type is list[...]")
             field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)))
-            result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size))
+            show = spec.get("show", True)
+            if show == "count" and t.kind != "list":
+                self.diags.error(pos.nearest(path + ("show",)), "schema",
+                                 f"'show: count' shows a list by its length: this field is {an(t)}",
+                                 "write 'show: false' to leave it off the main screen")
+            shown = "count" if show == "count" else ("yes" if show else "no")
+            result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size,
+                                             shown, str(spec.get("title", "")), str(spec.get("text", ""))))
         return result
 
     def convert(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap, index: dict[Any, int]) -> Any:

@@ -22,12 +22,13 @@ from .components import ComponentsMixin
 from .fields import FieldsMixin
 from .games import game_ref, games_root, resolve_game, shipped_games
 from .rules_files import RulesFilesMixin
+from .screen import ScreenMixin, screen_formula_names
 from .tables import TablesMixin
 
 __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game", "shipped_games"]
 
 
-class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesMixin):
+class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesMixin, ScreenMixin):
     def load(self) -> Game | None:
         data, pos, game_file = self.yaml("game.yaml", "game")
         if pos is None:
@@ -117,7 +118,8 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             return None
         try:
             program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
-                                           tuple((data.get("display") or {}).values()), tuple(self.ability_code))
+                                           tuple((data.get("display") or {}).values()) + screen_formula_names(data),
+                                           tuple(self.ability_code))
         except RecursionError:
             # Formulas are checked inside their callers: a very long chain of them runs out of stack.
             first = files[0].phases[0].span if files and files[0].phases else Span(game_file, 1, 1)
@@ -138,6 +140,9 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
         places = self.places(data, pos, seat_fields, global_fields)
+        declared = {"seat": seat_fields, "global": global_fields, "node": node_fields, **component_fields}
+        screen = self.screen(data, pos, program, {part: tuple(v[1] for v in fields.values())
+                                                   for part, fields in declared.items()}, set(kinds))
         if self.diags.has_errors:
             return None
         return Game(
@@ -150,7 +155,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             component_places=places,
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
-            reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
+            screen=screen, reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
 
 
 def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
