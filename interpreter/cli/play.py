@@ -19,6 +19,7 @@ from ..core.state import default_names
 from ..load.loader import game_ref, resolve_game
 from ..play.saved import latest_unfinished, new_session_file, saved_sessions
 from ..play.session import Seat, Session
+from ..play.terminal import LineReader, terminal_console
 from .common import EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, sessions_dir, sub_parser, whole
 
 KINDS = ("human", *AGENTS)
@@ -124,7 +125,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         engine, journal, kinds, path = start(args)
     seats = [Seat(k, n) for k, n in zip(kinds, journal.names)]
-    Session(engine, journal, seats, path, cap=args.cap).run()
+    Session(engine, journal, seats, path, cap=args.cap, read=LineReader(), console=terminal_console()).run()
     return EXIT_OK
 
 
