@@ -153,6 +153,7 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
         if seat is not None and isinstance(decision, Decision):
             pending["prompt"] = decision.prompt(seat)
             pending["options"] = [(o.id, o.label) for o in decision.options(seat)]
+            pending["details"] = [o.detail for o in decision.options(seat)]
     return {
         "game": state["game"], "seat": seat, "names": list(state["names"]), "seats": seats, "global": glob,
         "node": nodes, "components": components, "log": log, "pending": pending,

@@ -8,10 +8,9 @@ asks its question afresh; otherwise the question is shown again as it was.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
-
-from ruledsl.diagnostics import did_you_mean
 
 from .menu import Menu
 
@@ -96,4 +95,6 @@ def near_miss(text: str) -> str:
     words = text.strip().split(None, 1)
     if not words or len(words[0]) > 20:
         return ""
-    return did_you_mean(words[0].lower(), [c.names[0] for c in COMMANDS]) or ""
+    # Looser than names in rules files: a command is short, and 'lgo' should still find 'log'.
+    close = difflib.get_close_matches(words[0].lower(), [c.names[0] for c in COMMANDS], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""

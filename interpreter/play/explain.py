@@ -54,12 +54,15 @@ def readable(event: dict[str, Any], seat: int | None) -> bool:
     return event["to"] is None or (seat is not None and seat in event["to"])
 
 
-def event_lines(engine: Engine, event: dict[str, Any], names: list[str]) -> list[Text]:
-    """An event as its text, then its recorded facts: `lot 8 · value 6 · owners Ana, Ben`."""
+def event_lines(engine: Engine, event: dict[str, Any], names: list[str], hide_seats: bool = False) -> list[Text]:
+    """An event as its text, then its recorded facts: `lot 8 · value 6 · owners Ana, Ben` (without
+    the facts that are seats, with `hide_seats`)."""
     lines = [Text("  " + printable(event["text"]))]
     seats = engine.program.event_seats.get(event["kind"], frozenset())
     facts = []
     for key, value in event["data"].items():
+        if hide_seats and key in seats:
+            continue
         facts.append(f"{key.replace('_', ' ')} {printable(_fact(value, key in seats, names))}")
     if facts:
         lines.append(Text("      " + " · ".join(facts), style=DIM))
@@ -122,9 +125,11 @@ def breakdown(engine: Engine, state: dict[str, Any], marks: list[Mark], seat: in
             out.append(Text(f"      {'=' + str(sum(p for _, p in parts)):>5}", style=DIM))
             return out
     last = marks[-1].log if marks else 0
-    for event in state["log"][last:]:
-        if seat in event["seats"] and readable(event, None):
-            out += [Text("    " + line.plain) for line in event_lines(engine, event, names)]
+    mine = [e for e in state["log"][last:] if seat in e["seats"] and readable(e, None)]
+    # Events that record the score itself are the final scoring's; without any, the whole stretch.
+    scoring = [e for e in mine if score in e["data"]]
+    for event in scoring or mine:
+        out += [Text("    " + line.plain) for line in event_lines(engine, event, names, hide_seats=True)]
     for f in scored_fields(game):
         ledger = state["ledger"].get(f.name)
         if ledger is not None:

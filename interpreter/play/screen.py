@@ -119,7 +119,8 @@ class Screens:
         lines += self.board(v, masked, before, width)
         lines += self.fields(v, masked, before, width, everything)
         lines += self.seats(v, masked, seat, before, width, everything)
-        lines += self.notes(masked, seat)
+        if v["result"] is None:
+            lines += self.notes(masked, seat, width)  # (notes speak of the game going on)
         return lines
 
     def heading(self, v: dict[str, Any], width: int) -> Text:
@@ -201,7 +202,7 @@ class Screens:
             now = [B.Badge(b.top, b.bottom, b.style, (b.top, b.bottom) != (a.top, a.bottom))
                    for a, b in zip(then, now)]
         lines = B.draw(self.game.node_cells, now, width)
-        lines.append(self.legend(v, before is not None and any(b.changed for b in now)))
+        lines += _wrapped(self.legend(v, before is not None and any(b.changed for b in now)), width, 4)
         return lines
 
     def legend(self, v: dict[str, Any], changes: bool) -> Text:
@@ -211,6 +212,9 @@ class Screens:
             if k:
                 line.append("  ")
             line.append(f"{tag} {printable(name)}", style=seat_colour(k))
+        if changes:
+            line.append("   ")
+            line.append("changed since your last turn", style=CHANGED)
         game = self.game
         if game.screen.legend:
             line.append("   " + printable(game.screen.legend), style=DIM)
@@ -218,9 +222,6 @@ class Screens:
             shown = ", ".join(f.name for f in game.node_fields if v["node"][f.name] != HIDDEN and f.show != "no")
             if shown:
                 line.append(f"   each box: id, then {shown}", style=DIM)
-        if changes:
-            line.append("   ")
-            line.append("changed since your last turn", style=CHANGED)
         return line
 
     # ------------------------------------------------------------------ the game's fields
@@ -383,7 +384,7 @@ class Screens:
         return self.value_text(kind, value, names)
 
     # ------------------------------------------------------------------ notes
-    def notes(self, masked: dict[str, Any], seat: int | None) -> list[Text]:
+    def notes(self, masked: dict[str, Any], seat: int | None, width: int = 80) -> list[Text]:
         """The game's notes that have something to say now (`screen: notes` in game.yaml)."""
         out = []
         for name in self.game.screen.notes:
@@ -392,7 +393,7 @@ class Screens:
                 continue
             text = self.formula(masked, name, *([seat] if params else []))
             if text:
-                out.append(Text("  ! " + printable(str(text)), style=NOTE))
+                out += _wrapped(Text("  ! " + printable(str(text)), style=NOTE), width, 4)
         return out
 
 

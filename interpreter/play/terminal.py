@@ -119,7 +119,9 @@ class LineReader:
                 pass
             if self.readline is not None:
                 rl = self.readline
-                for setting in ("set enable-bracketed-paste off", "set enable-meta-key off",
+                # No sequence of its own before a prompt (bracketed paste, meta key) and no bell:
+                # a prompt is exactly its text, as the hand-over's checks expect.
+                for setting in ("set enable-bracketed-paste off", "set enable-meta-key off", "set bell-style none",
                                 "set completion-ignore-case on", "tab: complete"):
                     rl.parse_and_bind(setting)
                 # Options are completed whole, spaces included ("buy shop-r0c6").
