@@ -14,7 +14,7 @@ from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast as A
-from . import parse_cache
+from . import parse_cache, parser_tables
 from .diagnostics import Diagnostic, Span
 
 
@@ -29,11 +29,20 @@ class _RulesIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The LALR parser of the rules language; its tables come from the user's cache when they can.
+
+    Lark's own `cache=True` is not used: it unpickles a predictably named file in the shared
+    temporary folder, which any local user can plant. `parser_tables` keeps the tables as plain
+    JSON in the private cache folder instead.
+    """
     grammar = resources.files("ruledsl").joinpath("rules.lark").read_text(encoding="utf-8")
-    # cache=True keeps the built tables in a file named after the grammar's hash: a new
-    # grammar is never served old tables, and a warm start skips the slow construction.
-    return Lark(grammar, parser="lalr", start=["start", "expr"], postlex=_RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+    loaded = parser_tables.load(grammar, postlex=_RulesIndenter(), propagate_positions=True)
+    if loaded is not None:
+        return loaded
+    built = Lark(grammar, parser="lalr", start=["start", "expr"], postlex=_RulesIndenter(),
+                 propagate_positions=True, maybe_placeholders=True)
+    parser_tables.store(grammar, built)
+    return built
 
 
 class SyntaxProblem(Exception):
