@@ -20,9 +20,9 @@ class BoardMixin(LoaderBase):
         graph: "nx.Graph[Any]" = nx.Graph()
         if "board" not in data:
             return graph, [], {"id": Type("none", (), True)}, {"id": ()}, (), False
-        board, bpos, shown = self.yaml(data["board"], "board")
+        board, bpos, shown = self.yaml(data["board"], "board", pos.nearest(("board",)),
+                                       f"board file '{data['board']}' not found")
         if bpos is None:
-            self.diags.error(pos.nearest(("board",)), "missing-file", f"board file '{data['board']}' not found")
             return None
         if self.diags.has_errors or not isinstance(board, dict):
             return None

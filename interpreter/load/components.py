@@ -27,10 +27,9 @@ class ComponentsMixin(LoaderBase):
                 self.diags.error(pos.key_span(("components", kind)) or pos.nearest(("components", kind)),
                                  "reserved-word", f"'{kind}' is a built-in type and cannot name a component kind")
                 continue
-            items, ipos, shown = self.yaml(spec["file"], "components")
+            items, ipos, shown = self.yaml(spec["file"], "components", pos.nearest(("components", kind, "file")),
+                                           f"component file '{spec['file']}' not found")
             if ipos is None:
-                self.diags.error(pos.nearest(("components", kind, "file")), "missing-file",
-                                 f"component file '{spec['file']}' not found")
                 continue
             if not isinstance(items, dict) or self.diags.has_errors:
                 continue

@@ -29,9 +29,9 @@ __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "reso
 
 class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesMixin):
     def load(self) -> Game | None:
-        data, pos, game_file = self.yaml("game.yaml", "game")
+        game_file = self.shown("game.yaml")
+        data, pos, _ = self.yaml("game.yaml", "game", Span(game_file, 1, 1), "the game folder has no game.yaml")
         if pos is None:
-            self.diags.error(Span(game_file, 1, 1), "missing-file", "the game folder has no game.yaml")
             return None
         if self.diags.has_errors or not isinstance(data, dict):
             return None

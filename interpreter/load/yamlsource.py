@@ -417,6 +417,11 @@ def load_yaml(path: pathlib.Path, display_name: str) -> tuple[object, PositionMa
             PositionMap(display_name),
             [Diagnostic(Span(display_name, 1, 1), "file-unreadable", f"cannot read the file: {reason}")],
         )
+    return load_yaml_bytes(raw, display_name)
+
+
+def load_yaml_bytes(raw: bytes, display_name: str) -> tuple[object, PositionMap, list[Diagnostic]]:
+    """Load YAML from the bytes of a file (over 1 MiB is refused) like `load_yaml_text`."""
     if len(raw) > MAX_FILE_BYTES:
         return None, PositionMap(display_name), [_too_large_file(display_name)]
     try:
