@@ -9,6 +9,7 @@ from it here, so every value's position can be recorded and hostile input
 from __future__ import annotations
 
 import pathlib
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -133,23 +134,34 @@ def _make_loader(file: str) -> type[yaml.SafeLoader]:
     return BoundedLoader
 
 
-# libyaml composes nodes recursively in C, so it only gets text whose nesting is plainly shallow;
-# the pure-Python loader (bounded, and with the best error messages) reads everything else.
-_SHALLOW_INDENT = 160
-_SHALLOW_BRACKETS = MAX_DEPTH
+# libyaml composes nodes recursively in C, and a few thousand levels overflow the C stack: the
+# process dies (`- - - - ...` or `? ? ? ...` 40,000 deep on one line). So it only gets text whose
+# nesting is plainly shallow; the pure-Python loader (bounded, and with the best error messages)
+# reads everything else.
+_SHALLOW_DEPTH = 400
+_INDICATOR = re.compile(r"[-?:](?=[ \t]|$)")
 
 
 def _plainly_shallow(text: str) -> bool:
-    """A cheap over-estimate of the nesting: indentation width and open brackets."""
+    """A cheap over-estimate of the nesting stays under _SHALLOW_DEPTH on every line.
+
+    When a line starts at indentation i, the block collections still open began at columns up to
+    i, at most two per column (a sequence may sit at its key's indentation). On the line itself
+    each indicator (`- `, `? `, `: `) opens at most one more, and each `[` or `{` one more.
+    """
     depth = 0
     for line in text.splitlines():
-        if len(line) - len(line.lstrip(" ")) > _SHALLOW_INDENT:
+        indent = len(line) - len(line.lstrip(" "))
+        if 2 * (indent + 1) + depth > _SHALLOW_DEPTH:
             return False
+        indicators = len(_INDICATOR.findall(line, indent))
+        if 2 * (indent + 1) + indicators + depth + line.count("[") + line.count("{") > _SHALLOW_DEPTH:
+            return False
+        if "[" not in line and "{" not in line and "]" not in line and "}" not in line:
+            continue
         for ch in line:
             if ch in "[{":
                 depth += 1
-                if depth > _SHALLOW_BRACKETS:
-                    return False
             elif ch in "]}" and depth:
                 depth -= 1
     return True
@@ -172,6 +184,11 @@ def _too_deep(span: Span) -> Diagnostic:
     )
 
 
+def _too_large(span: Span) -> Diagnostic:
+    return Diagnostic(span, "yaml-too-large", f"the data expands to more than {MAX_NODES} values",
+                      hint="aliases (*name) and merges (<<) that repeat large anchored blocks multiply the size")
+
+
 def _recursive(span: Span) -> Diagnostic:
     return Diagnostic(span, "yaml-recursive-alias", "an alias (*name) refers to a block that contains it")
 
@@ -192,14 +209,7 @@ class _Builder:
         span = _span(self.file, node.start_mark, node.end_mark, self.lines)
         self.count += 1
         if self.count > MAX_NODES:
-            raise _Stop(
-                Diagnostic(
-                    span,
-                    "yaml-too-large",
-                    f"the data expands to more than {MAX_NODES} values",
-                    hint="aliases (*name) that repeat large anchored blocks multiply the size",
-                )
-            )
+            raise _Stop(_too_large(span))
         if isinstance(node, ScalarNode):
             self.positions.record(path, span)
             return self.scalar(node, span)
@@ -253,7 +263,7 @@ class _Builder:
         merged: list[tuple[Node, Node]] = []
         for key_node, value_node in node.value:
             if isinstance(key_node, ScalarNode) and key_node.tag == _TAG + "merge":
-                merged.extend(self.merge_pairs(value_node, depth))
+                merged.extend(self.merge_pairs(value_node, depth, _span(self.file, key_node.start_mark)))
             else:
                 explicit.append((key_node, value_node))
         first_seen: dict[object, Span] = {}
@@ -278,7 +288,8 @@ class _Builder:
             base[key] = self.build(value_node, path + (key,), depth + 1)
         return {**base, **result} if base else result
 
-    def merge_pairs(self, value: Node, depth: int) -> list[tuple[Node, Node]]:
+    def merge_pairs(self, value: Node, depth: int, site: Span) -> list[tuple[Node, Node]]:
+        """The key-value pairs a merge (`<<`) brings in; `site` is the `<<` being expanded."""
         sources = value.value if isinstance(value, SequenceNode) else [value]
         pairs: list[tuple[Node, Node]] = []
         for source in sources:
@@ -296,9 +307,13 @@ class _Builder:
             try:
                 for key_node, inner in source.value:
                     if isinstance(key_node, ScalarNode) and key_node.tag == _TAG + "merge":
-                        pairs.extend(self.merge_pairs(inner, depth + 1))
+                        pairs.extend(self.merge_pairs(inner, depth + 1, site))
                     else:
                         pairs.append((key_node, inner))
+                        # Merges of merges multiply like aliases of aliases: count before expanding further.
+                        self.count += 1
+                        if self.count > MAX_NODES:
+                            raise _Stop(_too_large(site))
             finally:
                 self.active.discard(id(source))
         return pairs
