@@ -55,6 +55,9 @@ class SyntaxProblem(Exception):
 
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "{": "{", "}": "}"}
 
+MAX_NUMBER_DIGITS = 100
+"""The most digits a number written in the rules may have (Python refuses to read past 4,300)."""
+
 MAX_NESTING = 32
 """How deeply blocks and expressions may nest, counted together (see `_check_nesting`)."""
 
@@ -364,7 +367,12 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
 
     @v_args(meta=True)
     def number(self, meta: Any, c: list[Any]) -> A.Num:
-        return A.Num(self._span(meta), int(c[0]))
+        digits = str(c[0])
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise SyntaxProblem(Diagnostic(self._span(meta), "syntax",
+                                           f"this number has {len(digits):,} digits; numbers in the rules have "
+                                           f"at most {MAX_NUMBER_DIGITS}"))
+        return A.Num(self._span(meta), int(digits))
 
     @v_args(meta=True)
     def string(self, meta: Any, c: list[Any]) -> A.Template:

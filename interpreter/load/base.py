@@ -75,7 +75,7 @@ class LoaderBase:
             # An empty file (or only comments) holds none of the keys the schema requires.
             self.diags.error(Span(shown, 1, 1), "schema", f"'{name}' is empty",
                              "see docs/language.md, section 1, for what this file holds")
-        if data is not None and not diags:
+        if data is not None and not any(d.severity == "error" for d in diags):
             self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
 

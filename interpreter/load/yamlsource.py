@@ -17,6 +17,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ruledsl.diagnostics import Diagnostic, Span
+from ruledsl.parser import MAX_NUMBER_DIGITS
 
 PathItem = Any  # a mapping key (usually str, sometimes int) or a list index
 Path = tuple[PathItem, ...]
@@ -249,6 +250,10 @@ class _Builder:
             return node.value
         if node.tag not in _PLAIN_SCALAR_TAGS:
             self.bad_tag(node, span)
+            return node.value
+        if node.tag == _TAG + "int" and len(node.value) > MAX_NUMBER_DIGITS:
+            self.diagnostics.append(Diagnostic(span, "yaml-bad-value", f"this number is {len(node.value):,} "
+                                               f"characters long; numbers have at most {MAX_NUMBER_DIGITS} digits"))
             return node.value
         try:
             return self.constructor.yaml_constructors[node.tag](self.constructor, node)
