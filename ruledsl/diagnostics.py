@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Iterable, Literal
+from typing import Iterable, Iterator, Literal, Mapping, Sequence
+
+from .printable import display_width, printable
 
 Severity = Literal["error", "warning"]
 
@@ -56,10 +58,15 @@ class DiagnosticBag:
     """Collects diagnostics so that a pass reports every problem instead of stopping at the first."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    _errors: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._errors = sum(d.severity == "error" for d in self.items)
 
     def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
         """Record an error."""
         self.items.append(Diagnostic(span, code, message, "error", hint))
+        self._errors += 1
 
     def warning(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
         """Record a warning."""
@@ -67,12 +74,14 @@ class DiagnosticBag:
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         """Add diagnostics found by another pass."""
-        self.items.extend(other)
+        for d in other:
+            self.items.append(d)
+            self._errors += d.severity == "error"
 
     @property
     def has_errors(self) -> bool:
-        """True when at least one diagnostic is an error."""
-        return any(d.severity == "error" for d in self.items)
+        """True when at least one diagnostic is an error (counted as they come: many checks ask)."""
+        return self._errors > 0
 
 
 def an(noun: object) -> str:
@@ -87,24 +96,79 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{close[0]}'?" if close else None
 
 
+MAX_SHOWN_LINE = 160
+"""The most characters of a source line quoted under a diagnostic; longer lines show a window."""
+MAX_MESSAGE = 400
+"""The most characters of a message (and of its hint) printed; a 1 MiB name must not flood a terminal."""
+
+
+def source_lines(file: str, source: str) -> list[str]:
+    """The lines of a file, split where its positions count a new line.
+
+    YAML counts CR, LF, CRLF, U+0085, U+2028 and U+2029 (as `str.splitlines` does, which also splits
+    at controls YAML refuses); the rules count LF alone, so a stray U+2028 in a rules text stays
+    inside its line.
+    """
+    if file.endswith((".yaml", ".yml")):
+        return source.splitlines()
+    return [line[:-1] if line.endswith("\r") else line for line in source.split("\n")]
+
+
 def render(diag: Diagnostic, source: str | None) -> str:
     """Format a diagnostic the way compilers do: position, message, the line and a caret."""
+    return _render(diag, source_lines(diag.span.file, source) if source is not None else None)
+
+
+def render_all(diags: Iterable[Diagnostic], sources: Mapping[str, str]) -> Iterator[str]:
+    """`render` for many diagnostics, splitting each source file into lines only once."""
+    lines: dict[str, list[str]] = {}
+    for d in diags:
+        source = sources.get(d.span.file)
+        if source is not None and d.span.file not in lines:
+            lines[d.span.file] = source_lines(d.span.file, source)
+        yield _render(d, lines.get(d.span.file))
+
+
+def _shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _render(diag: Diagnostic, lines: Sequence[str] | None) -> str:
     s = diag.span
-    head = f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {diag.message}"
+    head = f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {_shorten(diag.message)}"
     if diag.hint:
-        head += f" ({diag.hint})"
-    if source is None:
-        return head
-    lines = source.splitlines()
-    if not 1 <= s.line <= len(lines):
+        head += f" ({_shorten(diag.hint)})"
+    # Everything printed came from files a stranger may have written: no control character
+    # (ESC, BEL, OSC...) reaches the terminal unescaped.
+    head = printable(head)
+    if lines is None or not 1 <= s.line <= len(lines):
         return head
     text = lines[s.line - 1]
     width = 1
     if s.end_line == s.line and s.end_column >= s.column:
         width = s.end_column - s.column + 1
+    start = max(0, min(s.column - 1, len(text)))
+    before, marked, after = text[:start], text[start:start + width], text[start + width:]
+    if len(text) > MAX_SHOWN_LINE:
+        before, marked, after = _window(before, marked, after)
+    shown_before, shown_marked = printable(before), printable(marked)
     gutter = f"{s.line:>5} | "
-    caret = " " * (len(gutter) - 2) + "| " + " " * (s.column - 1) + "^" * max(1, width)
-    return f"{head}\n{gutter}{text}\n{caret}"
+    caret = (" " * (len(gutter) - 2) + "| " + " " * display_width(shown_before)
+             + "^" * max(1, display_width(shown_marked)))
+    return f"{head}\n{gutter}{shown_before}{shown_marked}{printable(after)}\n{caret}"
+
+
+def _window(before: str, marked: str, after: str) -> tuple[str, str, str]:
+    """The part of a long line around the marked text, with '...' where it is cut."""
+    lead = 40
+    if len(before) > lead:
+        before = "..." + before[-lead:]
+    room = MAX_SHOWN_LINE - len(before)
+    if len(marked) > room:
+        marked, after = marked[:room], "..."
+    elif len(after) > room - len(marked):
+        after = after[:max(0, room - len(marked))] + "..."
+    return before, marked, after
 
 
 class RuleFileError(Exception):
@@ -121,4 +185,4 @@ class RuleFileError(Exception):
 
     def report(self) -> str:
         """Every diagnostic, rendered with its source line."""
-        return "\n".join(render(d, self.sources.get(d.span.file)) for d in self.diagnostics)
+        return "\n".join(render_all(self.diagnostics, self.sources))

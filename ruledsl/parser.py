@@ -58,6 +58,9 @@ _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "{": "{", "}": "}"}
 MAX_NUMBER_DIGITS = 100
 """The most digits a number written in the rules may have (Python refuses to read past 4,300)."""
 
+MAX_ELIFS = 256
+"""The most `elif` branches one `if` may have."""
+
 MAX_NESTING = 32
 """How deeply blocks and expressions may nest, counted together (see `_check_nesting`)."""
 
@@ -273,9 +276,13 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         branches = [(c[0], c[1])]
         orelse: tuple[Any, ...] = ()
         for item in c[2:]:
-            if isinstance(item, tuple) and len(item) == 2 and item[0] == "elif":
-                pass
             if isinstance(item, _Elif):
+                if len(branches) > MAX_ELIFS:
+                    # Each elif nests one level deeper in the generated Python, whose compiler gives up
+                    # at a few thousand.
+                    raise SyntaxProblem(Diagnostic(item.cond.span, "too-deep",
+                                                   f"this 'if' has more than {MAX_ELIFS} 'elif' branches",
+                                                   hint="look the answer up in a table instead"))
                 branches.append((item.cond, item.body))
             elif item is not None:
                 orelse = item
@@ -615,12 +622,39 @@ def _parse_rules_cached(source: str, file: str, line0: int, col0: int) -> tuple[
 
 
 def _parse_rules(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None, list[Diagnostic]]:
+    odd = _odd_line_break(source, file, line0, col0)
+    if odd is not None:
+        return None, [odd]
     tree, diags = _parse_text(source, file, line0, col0)
     if tree is None and line0 == 1 and col0 == 1:
         more = _errors_by_definition(source, file)
         if len(more) > 1:
             return None, more
     return tree, diags
+
+
+# Characters that some programs take for a line break and others do not: the rules count lines by
+# "\n" alone, so one of these would make a message quote another line than the one it means.
+_ODD_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_BREAK_NAMES = {"\r": "a carriage return (CR) without a line feed", "\x0b": "a vertical tab",
+                "\x0c": "a form feed", "\x85": "the character U+0085 (next line)",
+                "\u2028": "the character U+2028 (line separator)",
+                "\u2029": "the character U+2029 (paragraph separator)"}
+
+
+def _odd_line_break(source: str, file: str, line0: int, col0: int) -> Diagnostic | None:
+    """A diagnostic at the first character that is a line break to some readers but not to the parser."""
+    found = _ODD_BREAK.search(source)
+    if found is None:
+        return None
+    ch = found.group(0)
+    before = source[:found.start()]
+    line = before.count("\n") + 1
+    column = found.start() - (before.rfind("\n") + 1) + 1
+    what = _BREAK_NAMES.get(ch, f"the control character U+{ord(ch):04X}")
+    hint = ("save the file with LF (or CRLF) line endings" if ch == "\r"
+            else "end lines with a plain line break, and write no control characters in texts")
+    return Diagnostic(_shift(file, line, column, line0, col0), "syntax", f"{what} is not allowed in rules", hint=hint)
 
 
 _DEFINITION = re.compile(r"^(phase|formula)\b")
@@ -717,6 +751,12 @@ def parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.P
 
 
 def _parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.Phase | None, list[Diagnostic]]:
+    odd = _odd_line_break(text, file, 1, 1)
+    if odd is not None:
+        # Every line of a YAML block keeps the block's indentation.
+        s = odd.span
+        return None, [Diagnostic(Span(file, s.line + first_line - 1, s.column + column - 1), odd.code, odd.message,
+                                 hint=odd.hint)]
     lines = text.splitlines() or [""]
     source = "phase _ability:\n" + "\n".join("    " + line if line.strip() else "" for line in lines) + "\n"
     dl, dc = first_line - 2, column - 5

@@ -57,15 +57,19 @@ class Codec:
         return {"@": type(value).__name__, "f": [self._encode(getattr(value, n)) for n in names]}
 
     def _decode(self, obj: dict[str, Any]) -> Any:
-        if len(obj) == 1:
-            (tag, body), = obj.items()
-            if tag == "(" and isinstance(body, list):
-                return tuple(body)
-            if tag == "[" and isinstance(body, list):
-                return {_key(k): v for k, v in body}
-        elif obj.keys() == {"@", "f"} and isinstance(obj["f"], list):
+        # Called for every JSON object of a cache file: the commonest forms are tested first.
+        if len(obj) == 2:
+            fields = obj.get("f")
             cls = self.classes[obj["@"]]  # KeyError: a class this reader does not allow
-            return cls(*obj["f"])
+            if isinstance(fields, list):
+                return cls(*fields)
+        elif len(obj) == 1:
+            body = obj.get("(")
+            if isinstance(body, list):
+                return tuple(body)
+            body = obj.get("[")
+            if isinstance(body, list):
+                return {_key(k): v for k, v in body}
         raise ValueError(f"not a cached value: an object with keys {sorted(obj)[:4]}")
 
 

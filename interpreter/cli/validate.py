@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from typing import Any
 
-from ruledsl.diagnostics import render
+from ruledsl.diagnostics import render_all
 
 from ..analysis.simulate import play_bots
 from ..core.engine import Engine
@@ -31,17 +32,21 @@ def cmd_validate(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_USAGE)
             continue
         game, diags, sources = check_game(folder)
+        seen = set(diags)
         for variant in game.variants if game else ():
             _, more, more_sources = check_game(folder, variant)
             sources.update(more_sources)
-            diags += [d for d in more if d not in diags]
+            for d in more:
+                if d not in seen:
+                    seen.add(d)
+                    diags.append(d)
         errors = [d for d in diags if d.severity == "error" or args.strict]
-        warnings = [d for d in diags if d not in errors]
+        warnings = [d for d in diags if not (d.severity == "error" or args.strict)]
         if args.format == "json":
-            records.extend({**d.as_dict(), "severity": "error" if d in errors else d.severity} for d in diags)
+            records.extend({**d.as_dict(), "severity": "error" if args.strict else d.severity} for d in diags)
         else:
-            for d in diags:
-                print(render(d, sources.get(d.span.file)))
+            for text in render_all(diags, sources):
+                print(text)
             ms = (time.perf_counter() - started) * 1000
             status = "ok" if not errors else "FAILED"
             print(f"{target}: {status} ({len(errors)} error(s), {len(warnings)} warning(s), {ms:.0f} ms)")
@@ -60,8 +65,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if found:
                 worst = max(worst, EXIT_ERRORS)
     if args.format == "json":
-        print(json.dumps(records, ensure_ascii=False, indent=1))
+        print(terminal_safe_json(json.dumps(records, ensure_ascii=False, indent=1)))
     return worst
+
+
+# Characters JSON may carry raw that a terminal obeys (C1 controls, line separators, bidi overrides)
+# or that no terminal can be sent (lone surrogates): written as \u escapes, the same JSON text.
+_RAW_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def terminal_safe_json(text: str) -> str:
+    """JSON text (from json.dumps) with the characters a terminal would obey written as escapes."""
+    return _RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def fuzz(game: Game, target: str, games: int, cap: int) -> list[dict[str, Any]]:

@@ -151,7 +151,15 @@ def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, l
     """Load a game folder and return it with every diagnostic (the game is None on errors)."""
     loader = _Loader(folder, variant)
     game = loader.load()
-    kept = [d for d in loader.diags.items if not allowed(d, loader.sources.get(d.span.file))]
+    lines: dict[str, list[str]] = {}
+
+    def lines_of(file: str) -> list[str] | None:
+        source = loader.sources.get(file)
+        if source is not None and file not in lines:
+            lines[file] = source.splitlines()
+        return lines.get(file)
+
+    kept = [d for d in loader.diags.items if d.severity != "warning" or not _allowed(d, lines_of(d.span.file))]
     items = sorted(kept, key=lambda d: (d.span.file, d.span.line, d.span.column))
     return game, items, loader.sources
 
@@ -164,9 +172,12 @@ def allowed(diag: Diagnostic, source: str | None) -> bool:
 
     Errors cannot be allowed: the game would not run.
     """
-    if diag.severity != "warning" or source is None:
+    return diag.severity == "warning" and source is not None and _allowed(diag, source.splitlines())
+
+
+def _allowed(diag: Diagnostic, lines: list[str] | None) -> bool:
+    if lines is None:
         return False
-    lines = source.splitlines()
     candidates = lines[diag.span.line - 1: diag.span.line] if 0 < diag.span.line <= len(lines) else []
     if 1 < diag.span.line <= len(lines) + 1 and lines[diag.span.line - 2].lstrip().startswith("#"):
         candidates.append(lines[diag.span.line - 2])

@@ -27,6 +27,7 @@ MAX_NODES = 200_000
 MAX_DEPTH = 64
 
 _TAG = "tag:yaml.org,2002:"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _PLAIN_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str")}
 _SYNTAX_HINTS = {
     "mapping values are not allowed here": "a value containing ': ' must be quoted, or the indentation is off",
@@ -256,10 +257,16 @@ class _Builder:
                                                f"characters long; numbers have at most {MAX_NUMBER_DIGITS} digits"))
             return node.value
         try:
-            return self.constructor.yaml_constructors[node.tag](self.constructor, node)
+            value = self.constructor.yaml_constructors[node.tag](self.constructor, node)
         except Exception as exc:  # e.g. an integer with more digits than Python will convert
             self.diagnostics.append(Diagnostic(span, "yaml-bad-value", f"cannot read this value: {exc}"))
             return node.value
+        if isinstance(value, str) and (half := _SURROGATE.search(value)) is not None:
+            # A "\ud800" escape gives half of a UTF-16 pair: no file or terminal can hold it.
+            self.diagnostics.append(Diagnostic(span, "yaml-bad-value", f"this text holds \\u{ord(half.group(0)):04x}, "
+                                               "half of a UTF-16 surrogate pair, which is not a character",
+                                               hint="write the character itself, or its \\U escape"))
+        return value
 
     def mapping(self, node: MappingNode, path: Path, depth: int, span: Span) -> dict[object, object]:
         self.check_tag(node, "map", span)
@@ -382,6 +389,9 @@ def _syntax_diagnostic(exc: yaml.YAMLError, text: str, file: str) -> Diagnostic:
         mark = exc.problem_mark or exc.context_mark
         span = _span(file, mark) if mark is not None else Span(file, 1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
+        long_key = _long_key(text, file, mark) if problem in _KEY_PROBLEMS and mark is not None else None
+        if long_key is not None:
+            return long_key
         hint = _SYNTAX_HINTS.get(problem)
         if problem.startswith("expected ',' or"):
             hint = 'inside { } or [ ], quote values that contain ? : , [ ] { } (for example "int?")'
@@ -391,6 +401,29 @@ def _syntax_diagnostic(exc: yaml.YAMLError, text: str, file: str) -> Diagnostic:
             hint = f"{exc.context} at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
         return Diagnostic(span, "yaml-syntax", problem, hint=hint)
     return Diagnostic(Span(file, 1, 1), "yaml-syntax", str(exc).split("\n")[0] or "invalid YAML")
+
+
+_KEY_PROBLEMS = ("mapping values are not allowed here", "could not find expected ':'")
+_MAX_KEY = 1024  # YAML reads a key written without '?' only up to this many characters
+
+
+def _long_key(text: str, file: str, mark: yaml.Mark) -> Diagnostic | None:
+    """The real reason for a ':' YAML will not take: the key before it is too long to be a key."""
+    lines = text.splitlines()
+    if not 0 <= mark.line < len(lines):
+        return None
+    line = lines[mark.line]
+    before = line[:mark.column]
+    key = before.lstrip(" -?")
+    colon = before.rfind(":") if mark.column >= len(line) or line[mark.column] != ":" else mark.column
+    if colon >= 0:
+        key = line[:colon].lstrip(" -?")
+    if len(key) <= _MAX_KEY:
+        return None
+    start = len(line) - len(line.lstrip(" -?"))
+    return Diagnostic(Span(file, mark.line + 1, start + 1), "yaml-syntax",
+                      f"this key is {len(key):,} characters long; YAML reads at most {_MAX_KEY:,} characters as a key",
+                      hint="use a shorter name")
 
 
 def load_yaml_text(text: str, display_name: str) -> tuple[object, PositionMap, list[Diagnostic]]:
