@@ -16,7 +16,7 @@ from .yamlsource import MAX_FILE_BYTES, PositionMap, load_yaml_bytes
 MAX_RULES_BYTES = 1024 * 1024
 
 
-def _display(folder: Path, name: str) -> str:
+def display_name(folder: Path, name: str) -> str:
     """The file name shown in diagnostics: relative to the working folder when possible.
 
     `folder` is already resolved; the file's own name is kept even when it is a link, so that a
@@ -47,7 +47,7 @@ class LoaderBase:
 
     def shown(self, name: str) -> str:
         """How diagnostics name a file of the game."""
-        return _display(self.real_folder, name)
+        return display_name(self.real_folder, name)
 
     def read(self, name: str, limit: int, named_at: Span, missing: str) -> bytes | None:
         """The bytes of a file of the game (at most `limit` + 1), or None after reporting why not.

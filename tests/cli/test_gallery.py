@@ -21,8 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GALLERY = ROOT / "examples" / "broken"
 SOURCE_DIRS = (ROOT / "ruledsl", ROOT / "interpreter")
 # Calls that take a diagnostic code, and the position of the code among their arguments.
-EMITTERS = {"error": 1, "warning": 1, "err": 1, "Diagnostic": 1, "Unreadable": 0}
-CODE_DICTS = (ROOT / "interpreter" / "cli" / "validate.py",)
+EMITTERS = {"error": 1, "warning": 1, "err": 1, "Diagnostic": 1, "Unreadable": 0, "finding": 0}
 MARKER = b"# Mistake:"
 
 # Codes that no game folder can produce through `cityrules validate`. Each needs a reason.
@@ -123,10 +122,6 @@ def emitted_codes() -> dict[str, tuple[str, ...]]:
             literal: ast.expr | None = None
             if isinstance(node, ast.Call) and _call_name(node) in EMITTERS:
                 literal = _code_argument(node)
-            elif isinstance(node, ast.Dict) and file in CODE_DICTS:
-                # The fuzzer's findings (runtime, no-end) are records, not Diagnostic objects.
-                literal = next((v for k, v in zip(node.keys, node.values)
-                                if isinstance(k, ast.Constant) and k.value == "code"), None)
             if isinstance(literal, ast.Constant) and isinstance(literal.value, str):
                 found.setdefault(literal.value, []).append(f"{file.relative_to(ROOT)}:{literal.lineno}")
     return {code: tuple(places) for code, places in found.items()}
