@@ -15,11 +15,15 @@ import json
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 ROOT = Path(__file__).resolve().parents[1]
 MEMORY_BYTES = 1536 * 1024 * 1024
@@ -153,3 +157,45 @@ def assert_answered(outcome: Outcome, folder: Path, cache: Path | None = None, c
             assert _inside(full, may_write) or full in made, f"wrote {full}\n{shown}"
         elif os.path.lexists(full):  # opening what does not exist reads nothing (Python's import probes)
             assert _inside(full, reads), f"read {full}, outside the game folder\n{shown}"
+
+
+IN_PROCESS_MEMORY = 1024 * 1024 * 1024
+"""How much more address space an in-process check may take than the test process already has."""
+
+
+def _address_space() -> int | None:
+    """This process's virtual memory size in bytes (Linux), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextmanager
+def limited(seconds: float = TIMEOUT_SECONDS, memory: int = IN_PROCESS_MEMORY) -> Iterator[None]:
+    """Run a block of the test process under a deadline and a cap on new memory.
+
+    The deadline (SIGALRM) fails the test as a hang; pytest.fail raises a BaseException, so no
+    `except Exception` in the code under test hides it. The memory cap lowers the soft
+    RLIMIT_AS to what the process has plus `memory`, so that a blow-up is a MemoryError in the
+    test, not a machine brought to its knees; both are restored afterwards.
+    """
+    import pytest
+
+    def expired(signum: int, frame: FrameType | None) -> None:
+        pytest.fail(f"no answer within {seconds} s: a hang")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    used = _address_space()
+    if used is not None:
+        cap = used + memory
+        resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
