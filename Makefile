@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test quick bench typecheck clean
+.PHONY: setup play test quick bench fuzz typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ quick: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_validate.py
+
+# 10,000 mutants of the shipped games, validated and played: counts tracebacks, hangs, crashes (minutes).
+fuzz: $(STAMP)
+	$(BIN)/python benchmarks/bench_fuzz.py
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy
