@@ -42,11 +42,12 @@ def main() -> int:
         show(args.show)
         return 0
     step = max(1, args.n // 20)
+    shown = [0]
 
     def progress(done: int, summary: Summary) -> None:
-        if done % step == 0 and done != getattr(progress, "last", -1):
-            progress.last = done  # type: ignore[attr-defined]
-            print(f"  {done:>6} sent, {summary.failures} failure(s)", file=sys.stderr)
+        if done // step > shown[0]:
+            shown[0] = done // step
+            print(f"  {done:>6} sent, {summary.failures} failure(s)", file=sys.stderr, flush=True)
 
     summary = run_mutants(list(range(args.first, args.first + args.n)), workers=args.jobs, progress=progress)
     answered = sum(summary.answers.values())

@@ -212,8 +212,16 @@ class _Worker:
         self.seed: int | None = None
         self.started = 0.0
 
-    def stop(self) -> None:
-        self.process.kill()
+    def stop(self, politely: bool = False) -> None:
+        """End the worker: asked to finish (it then removes its temporary folder), or killed."""
+        if politely and self.process.is_alive():
+            try:
+                self.conn.send(None)
+                self.process.join(timeout=10)
+            except OSError:
+                pass
+        if self.process.is_alive():
+            self.process.kill()
         self.process.join()
         self.conn.close()
 
@@ -248,12 +256,7 @@ def run_mutants(seeds: list[int], workers: int = 2, timeout: float = 60.0, memor
                     progress(len(seeds) - len(todo), summary)
         finally:
             for w in pool:
-                if w.process.is_alive():
-                    try:
-                        w.conn.send(None)
-                    except OSError:
-                        pass
-                w.stop()
+                w.stop(politely=w.seed is None)
     summary.seconds = time.perf_counter() - started
     return summary
 
