@@ -58,15 +58,15 @@ class DiagnosticBag:
     """Collects diagnostics so that a pass reports every problem instead of stopping at the first."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    # has_errors looks at each diagnostic once, however often it is asked (50,000 warnings and a
+    # question after each would otherwise be quadratic); items appended directly are seen too.
+    _seen: int = field(default=0, init=False, repr=False, compare=False)
     _errors: int = field(default=0, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._errors = sum(d.severity == "error" for d in self.items)
+    _counted: int = field(default=0, init=False, repr=False, compare=False)  # id() of the list counted
 
     def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
         """Record an error."""
         self.items.append(Diagnostic(span, code, message, "error", hint))
-        self._errors += 1
 
     def warning(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
         """Record a warning."""
@@ -74,13 +74,16 @@ class DiagnosticBag:
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         """Add diagnostics found by another pass."""
-        for d in other:
-            self.items.append(d)
-            self._errors += d.severity == "error"
+        self.items.extend(other)
 
     @property
     def has_errors(self) -> bool:
-        """True when at least one diagnostic is an error (counted as they come: many checks ask)."""
+        """True when at least one diagnostic is an error."""
+        if self._counted != id(self.items) or self._seen > len(self.items):  # replaced or cut: count again
+            self._counted, self._seen, self._errors = id(self.items), 0, 0
+        for d in self.items[self._seen:]:
+            self._errors += d.severity == "error"
+        self._seen = len(self.items)
         return self._errors > 0
 
 
