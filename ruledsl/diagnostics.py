@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Literal, Mapping, Sequence
+from typing import Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 from .printable import display_width, printable
 
@@ -21,6 +21,11 @@ class Span:
     end_line: int = 0
     end_column: int = 0
 
+    def as_dict(self) -> dict[str, object]:
+        """Where the span is, as plain data: file, line, column, end_line, end_column."""
+        return {"file": self.file, "line": self.line, "column": self.column, "end_line": self.end_line,
+                "end_column": self.end_column}
+
     def __post_init__(self) -> None:
         if self.end_line == 0:
             object.__setattr__(self, "end_line", self.line)
@@ -29,27 +34,44 @@ class Span:
 
 
 @dataclass(frozen=True)
+class Related:
+    """Another place that explains a diagnostic, such as the data line a wrong type comes from.
+
+    Shown as a `note:` under the diagnostic; an editor shows it as the diagnostic's related
+    information (LSP `relatedInformation`: a location and a message).
+    """
+
+    span: Span
+    message: str
+
+    def as_dict(self) -> dict[str, object]:
+        """The note as plain data, for `--format json`."""
+        return {**self.span.as_dict(), "message": self.message}
+
+
+@dataclass(frozen=True)
 class Diagnostic:
-    """One problem: where it is, how bad, a stable code, the message and an optional fix."""
+    """One problem: where it is, how bad, a stable code, the message and an optional fix.
+
+    `related` lists other places that explain it (see `Related`), in the order they are shown.
+    """
 
     span: Span
     code: str
     message: str
     severity: Severity = "error"
     hint: str | None = None
+    related: tuple[Related, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         """The diagnostic as plain data, for `--format json`."""
         return {
-            "file": self.span.file,
-            "line": self.span.line,
-            "column": self.span.column,
-            "end_line": self.span.end_line,
-            "end_column": self.span.end_column,
+            **self.span.as_dict(),
             "severity": self.severity,
             "code": self.code,
             "message": self.message,
             "hint": self.hint,
+            "related": [r.as_dict() for r in self.related],
         }
 
 
@@ -64,13 +86,15 @@ class DiagnosticBag:
     _errors: int = field(default=0, init=False, repr=False, compare=False)
     _counted: int = field(default=0, init=False, repr=False, compare=False)  # id() of the list counted
 
-    def error(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
+    def error(self, span: Span, code: str, message: str, hint: str | None = None,
+              related: tuple[Related, ...] = ()) -> None:
         """Record an error."""
-        self.items.append(Diagnostic(span, code, message, "error", hint))
+        self.items.append(Diagnostic(span, code, message, "error", hint, related))
 
-    def warning(self, span: Span, code: str, message: str, hint: str | None = None) -> None:
+    def warning(self, span: Span, code: str, message: str, hint: str | None = None,
+                related: tuple[Related, ...] = ()) -> None:
         """Record a warning."""
-        self.items.append(Diagnostic(span, code, message, "warning", hint))
+        self.items.append(Diagnostic(span, code, message, "warning", hint, related))
 
     def extend(self, other: Iterable[Diagnostic]) -> None:
         """Add diagnostics found by another pass."""
@@ -117,35 +141,54 @@ def source_lines(file: str, source: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in source.split("\n")]
 
 
-def render(diag: Diagnostic, source: str | None) -> str:
-    """Format a diagnostic the way compilers do: position, message, the line and a caret."""
-    return _render(diag, source_lines(diag.span.file, source) if source is not None else None)
+def render(diag: Diagnostic, source: str | None, sources: Mapping[str, str] | None = None) -> str:
+    """Format a diagnostic the way compilers do: position, message, the line and a caret.
+
+    Its related places follow as `note:` lines, each with its own line and caret when `sources`
+    (file name -> text) holds its file.
+    """
+    def lines_of(file: str) -> list[str] | None:
+        text = source if file == diag.span.file else (sources or {}).get(file)
+        return source_lines(file, text) if text is not None else None
+
+    return _render(diag, lines_of)
 
 
 def render_all(diags: Iterable[Diagnostic], sources: Mapping[str, str]) -> Iterator[str]:
     """`render` for many diagnostics, splitting each source file into lines only once."""
-    lines: dict[str, list[str]] = {}
+    split: dict[str, list[str] | None] = {}
+
+    def lines_of(file: str) -> list[str] | None:
+        if file not in split:
+            text = sources.get(file)
+            split[file] = source_lines(file, text) if text is not None else None
+        return split[file]
+
     for d in diags:
-        source = sources.get(d.span.file)
-        if source is not None and d.span.file not in lines:
-            lines[d.span.file] = source_lines(d.span.file, source)
-        yield _render(d, lines.get(d.span.file))
+        yield _render(d, lines_of)
 
 
 def _shorten(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _render(diag: Diagnostic, lines: Sequence[str] | None) -> str:
+def _render(diag: Diagnostic, lines_of: Callable[[str], Sequence[str] | None]) -> str:
     s = diag.span
     head = f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {_shorten(diag.message)}"
     if diag.hint:
         head += f" ({_shorten(diag.hint)})"
     # Everything printed came from files a stranger may have written: no control character
     # (ESC, BEL, OSC...) reaches the terminal unescaped.
-    head = printable(head)
+    parts = [printable(head) + _quote(s, lines_of(s.file))]
+    for note in diag.related:
+        parts.append(f"  note: {printable(_shorten(note.message))}" + _quote(note.span, lines_of(note.span.file)))
+    return "\n".join(parts)
+
+
+def _quote(s: Span, lines: Sequence[str] | None) -> str:
+    """The source line of a span, escaped, with a caret under it, after a line break ('' when unknown)."""
     if lines is None or not 1 <= s.line <= len(lines):
-        return head
+        return ""
     text = lines[s.line - 1]
     width = 1
     if s.end_line == s.line and s.end_column >= s.column:
@@ -158,7 +201,7 @@ def _render(diag: Diagnostic, lines: Sequence[str] | None) -> str:
     gutter = f"{s.line:>5} | "
     caret = (" " * (len(gutter) - 2) + "| " + " " * display_width(shown_before)
              + "^" * max(1, display_width(shown_marked)))
-    return f"{head}\n{gutter}{shown_before}{shown_marked}{printable(after)}\n{caret}"
+    return f"\n{gutter}{shown_before}{shown_marked}{printable(after)}\n{caret}"
 
 
 def _window(before: str, marked: str, after: str) -> tuple[str, str, str]:

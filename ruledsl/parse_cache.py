@@ -18,13 +18,13 @@ from pathlib import Path
 
 from . import ast as A
 from . import user_cache
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Related, Span
 from .plain_json import Codec, dataclasses_of
 
 # The files whose code decides what a parse gives: a change to any of them empties the cache.
 _PARSER_FILES = ("rules.lark", "parser.py", "ast.py", "diagnostics.py", "plain_json.py")
 
-CODEC = Codec([*dataclasses_of(vars(A)), Span, Diagnostic])
+CODEC = Codec([*dataclasses_of(vars(A)), Span, Diagnostic, Related])
 
 
 @lru_cache(maxsize=1)

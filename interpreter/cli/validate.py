@@ -18,6 +18,8 @@ from ..load.base import display_name
 from ..load.files import real_folder
 from ..load.loader import check_game, resolve_game
 from ..play.trial import DEFAULT_ROUNDS, PLAY_SECONDS, Finding, trial_games
+from ..workbench.check import check_folder
+from ..workbench.suite import display_path
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 
@@ -44,6 +46,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 if d not in seen:
                     seen.add(d)
                     diags.append(d)
+        scenario_diags, scenario_sources = check_folder(folder, game, display_path)
+        diags += scenario_diags
+        sources.update(scenario_sources)
         played = None
         if games and not any(d.severity == "error" for d in diags) and not args.no_play:
             played, found = _play(games, target, folder, sources, args)
