@@ -320,6 +320,20 @@ def _(folder: Path, outside: Path) -> None:
     (folder / "x.rules").symlink_to("inner.rules")
 
 
+@case("a scenario file linked outside", ("file-outside", "x.yaml"))
+def _(folder: Path, outside: Path) -> None:
+    tiny(folder)
+    (folder / "tests").mkdir()
+    (folder / "tests" / "x.yaml").symlink_to(secret_outside(outside, "x.yaml"))
+
+
+@case("a tests folder linked outside", ("file-outside", "x.yaml"))
+def _(folder: Path, outside: Path) -> None:
+    tiny(folder)
+    secret_outside(outside, "x.yaml")
+    (folder / "tests").symlink_to(outside)
+
+
 @case("a link to itself", ("file-loop", "game.yaml"))
 def _(folder: Path, outside: Path) -> None:
     tiny(folder)
