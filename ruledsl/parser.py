@@ -476,7 +476,12 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
                                            "syntax", f"'{{{text}}}' in this text is not a valid expression"))
         except _TooDeep as err:
             raise SyntaxProblem(_too_deep(sub._at(err.line, err.column, err.line, err.column)))
-        result: A.Expr = sub.transform(tree)
+        try:
+            result: A.Expr = sub.transform(tree)
+        except VisitError as err:  # a problem inside the braces is a problem of the text around them
+            if isinstance(err.orig_exc, SyntaxProblem):
+                raise err.orig_exc from None
+            raise
         return result
 
 

@@ -209,6 +209,11 @@ def _(folder: Path, outside: Path) -> None:
     tiny(folder, "phase main:\n    let x = 1" + "0" * 10_000 + "\n    log \"{x}\"\n" + END)
 
 
+@case("a 121-digit number inside a text's braces", ("syntax", "x.rules"))
+def _(folder: Path, outside: Path) -> None:
+    tiny(folder, "phase main:\n    log \"{" + "1" * 121 + "}\"\n" + END)
+
+
 @case("5000 elifs", ("too-deep", "x.rules"))
 def _(folder: Path, outside: Path) -> None:
     elifs = "".join(f"    elif x == {i}:\n        pass\n" for i in range(1, 5001))
