@@ -26,6 +26,18 @@ def test_validate_clean_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "ok (0 error(s), 0 warning(s)" in out
 
 
+def test_validate_plays_a_few_games_unless_told_not_to(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A game that validates clean and never ends: found by the games validate plays by default.
+    _tiny(tmp_path, "phase main:\n    while true:\n        choose x from [1, 2] by seats[0]\n"
+                    "        log \"{x}\"\n    end winners seats\n")
+    code, out, _ = run(capsys, "validate", "--fuzz-cap", "100", str(tmp_path))
+    assert code == 1 and "error[no-end]: the game did not end within 100 decisions (2 seats, seed 0)" in out
+    assert "start: main" in out  # shown where game.yaml names the start phase
+    assert "FAILED (1 error(s), 0 warning(s), 1 game(s) played," in out
+    code, out, _ = run(capsys, "validate", "--no-play", str(tmp_path))
+    assert code == 0 and "ok (0 error(s), 0 warning(s), " in out and "played" not in out
+
+
 def test_validate_reports_errors_with_positions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "game.yaml").write_text(
         "name: tiny\ntitle: Tiny\nseats: {min: 2, max: 2}\nrules: [main.rules]\nstart: main\n"
