@@ -20,7 +20,7 @@ from ..load.loader import check_game, resolve_game
 from ..play.trial import DEFAULT_ROUNDS, PLAY_SECONDS, Finding, trial_games
 from ..workbench.check import check_folder
 from ..workbench.suite import display_path
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, sub_parser, whole
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -127,14 +127,25 @@ def terminal_safe_json(text: str) -> str:
 
 def add_parser(sub: Any) -> None:
     """The `validate` sub-command's arguments."""
-    v = sub.add_parser("validate", help="check game folders and report every problem")
-    v.add_argument("paths", nargs="+", help="game folders or shipped game names")
-    v.add_argument("--format", choices=["text", "json"], default="text")
-    v.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    v = sub_parser(sub, "validate", "check game folders and report every problem",
+                   "Check every file of each game: YAML, schema, board, rules (names, types, arity). Each "
+                   "problem is reported with its file, line and column. Then, when the game is clean, play a "
+                   f"few seeded games with bots (about {PLAY_SECONDS:g} s of computing) that build every prompt "
+                   "and screen, to find a game that never ends or a text that cannot be written. Exit status: "
+                   "0 clean, 1 errors, 2 usage problems.",
+                   ["cityrules validate examples/harbour",
+                    "cityrules validate GAME --strict     # GAME: a folder, or a name from cityrules games",
+                    "cityrules validate examples/harbour --format json",
+                    "cityrules validate GAME --fuzz 20"])
+    v.add_argument("paths", nargs="+", metavar="GAME", help="game folders or shipped game names (see: cityrules games)")
+    v.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text lines, or one JSON array of every diagnostic (default: text)")
+    v.add_argument("--strict", action="store_true", help="treat warnings as errors (default: off)")
     v.add_argument("--no-play", action="store_true",
-                   help=f"skip the seeded bot games played after a clean check (a few, within {PLAY_SECONDS:g} s)")
-    v.add_argument("--fuzz", type=int, default=0, metavar="N",
-                   help="instead, play N seeded bot games at every seat count and variant, with no time limit")
-    v.add_argument("--fuzz-cap", type=int, default=20_000, metavar="D",
-                   help="decisions after which a game counts as never ending (default 20000)")
+                   help="skip the seeded bot games played after a clean check (default: play a few)")
+    v.add_argument("--fuzz", type=whole(0, "a number of games"), default=0, metavar="N",
+                   help="instead, play N seeded bot games at every seat count and variant, however long it "
+                        "takes (default: 0, a few within the time allowed)")
+    v.add_argument("--fuzz-cap", type=whole(1, "a number of decisions"), default=20_000, metavar="D",
+                   help="decisions after which a game counts as never ending (default: 20000)")
     v.set_defaults(func=cmd_validate)
