@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test quick bench typecheck clean
+.PHONY: setup play test quick bench goldens typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ quick: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_validate.py
+
+# Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules
+# changed on purpose: `make goldens` for every game, or `.venv/bin/python tests/golden_journals.py city`.
+goldens: $(STAMP)
+	$(BIN)/python tests/golden_journals.py
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy
