@@ -29,7 +29,9 @@ quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
-	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_games.py
+	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_memory.py
 
 # Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules
 # changed on purpose: `make goldens` for every game, or `.venv/bin/python tests/golden_journals.py city`.
