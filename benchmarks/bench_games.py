@@ -35,11 +35,9 @@ def midgame_states(eng: Engine, seats: int, count: int) -> list[dict[str, Any]]:
 
 
 def playout(eng: Engine, state: dict[str, Any], seed: int) -> None:
-    """Play a state to the end, in place, with random bots seeded from `seed`."""
+    """Play a state to the end, in place, with random bots seeded from `seed` (no event log)."""
     bots = [RandomAgent(bot_seed(seed, s)) for s in range(state["seats"])]
-    while state["result"] is None:
-        seat = eng.first_open_seat(state)
-        eng.apply_index(state, seat, bots[seat].pick(eng, state, seat))
+    eng.playout(state, [b.picker for b in bots], log=False)
 
 
 def copy_and_playout(eng: Engine, states: list[dict[str, Any]],

@@ -91,10 +91,10 @@ class AssemblyMixin(CompilerBase):
             fname = self.phase_fn[name]
             params = [p.name for p in phase.params]
             if name in self.resumable:
-                phases[name] = PhaseCode(name, params, True,
-                                         blocks=[namespace[b] for b in block_names[fname]])
+                phases[name] = PhaseCode(name, params, True, blocks=[namespace[b] for b in block_names[fname]],
+                                         direct=namespace[fname + "_d"])
             else:
-                phases[name] = PhaseCode(name, params, False, function=namespace[fname])
+                phases[name] = PhaseCode(name, params, False, function=namespace[fname], direct=namespace[fname])
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
         return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas)
@@ -102,6 +102,8 @@ class AssemblyMixin(CompilerBase):
 
 # Values that are never changed in place: sharing them is safe (tuples cannot be changed).
 _FLAT = ("int", "str", "bool", "seat", "node", "none", "tuple")
+# The kinds that are not flat: containers, and values whose kind is not known.
+_CONTAINERS = ("list", "map", "any")
 
 
 def _fresh(e: A.Expr, t: Type) -> bool:

@@ -16,6 +16,7 @@ from .assignment import AssignmentMixin
 from .callgraph import CallGraphMixin
 from .codegen import AssemblyMixin, _Function, copy_code
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
+from .direct import DirectMixin
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program
@@ -28,12 +29,14 @@ __all__ = ["MODULE_NAME", "AbilityCode", "ChooseSpec", "Compiler", "PhaseCode", 
            "copy_code"]
 
 
-class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, AssemblyMixin):
+class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, DirectMixin,
+               AssemblyMixin):
     """Checks rules files against a World and produces a Program plus diagnostics.
 
     Each part of the work is a mixin of its own module: the call graph (callgraph.py), formulas
     (formulas.py), statements (statements.py), assignments (assignment.py), statements that wait
-    (waiting.py) and the assembly of the generated code (codegen.py).
+    (waiting.py), the direct functions of the agent path (direct.py) and the assembly of the
+    generated code (codegen.py).
     """
 
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
@@ -51,6 +54,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.formula_busy: list[str] = []
         self.formula_used: set[str] = set(used_elsewhere)
         self.chooses: list[ChooseSpec] = []
+        self.choose_ids: dict[int, int] = {}
         self.loop_spans: list[Span] = []
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}
@@ -111,6 +115,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self._warn_unreachable()
         if self.diags.has_errors:
             return None, self.diags.items
+        self._compile_direct()
         return self._assemble(), self.diags.items
 
 

@@ -34,6 +34,7 @@ class CompilerBase:
     formula_busy: list[str]
     formula_used: set[str]
     chooses: list[ChooseSpec]
+    choose_ids: dict[int, int]       # id of a Choose node -> its spec, shared by both compiled forms
     loop_spans: list[Span]
     resumable: set[str]
     phase_fn: dict[str, str]
@@ -117,6 +118,14 @@ class CompilerBase:
         raise NotImplementedError
 
     def _choose(self, s: A.Choose, scope: Scope, fn: "_Function") -> None:
+        """waiting.py"""
+        raise NotImplementedError
+
+    def _ask(self, s: A.Choose, scope: Scope, fn: "_Function") -> None:
+        """waiting.py"""
+        raise NotImplementedError
+
+    def _direct_call(self, call: str, span: Span, fn: "_Function") -> None:
         """waiting.py"""
         raise NotImplementedError
 

@@ -37,13 +37,18 @@ class AbilityCode:
 
 @dataclass
 class PhaseCode:
-    """A compiled phase: a plain function, or resumable blocks run by the engine."""
+    """A compiled phase: a plain function, or resumable blocks run by the engine.
+
+    `direct` runs the whole phase as one call when every decision is answered at once (agent
+    mode): the phase's own function when it never waits, else a function of its own.
+    """
 
     name: str
     params: list[str]
     resumable: bool
     function: Callable[..., Any] | None = None
     blocks: list[Callable[..., int]] = field(default_factory=list)
+    direct: Callable[..., Any] | None = None
 
 
 @dataclass

@@ -14,6 +14,9 @@ class RuleRuntimeError(Exception):
 
 
 RANGE_LIMIT = 100_000
+# Work allowed between two decisions, and how deep phases that may wait can run each other.
+STEP_BUDGET = 2_000_000
+MAX_DEPTH = 200
 
 
 def deep_copy(value: Any) -> Any:

@@ -162,7 +162,11 @@ class StatementsMixin(CompilerBase):
         elif isinstance(s, A.Run):
             args = self._run_args(s, scope)
             if s.phase in self.phases:
-                emit(f"{self.phase_fn[s.phase]}(c{''.join(', ' + a for a in args)})", s.span)
+                call = f"{self.phase_fn[s.phase]}{{}}(c{''.join(', ' + a for a in args)})"
+                if context == "agent" and s.phase in self.resumable:
+                    self._direct_call(call.format("_d"), s.span, fn)
+                else:
+                    emit(call.format(""), s.span)
         elif isinstance(s, A.End):
             code, t = self.exprs.expr(s.winners, scope)
             if not assignable(list_of(SEAT), t):
@@ -195,6 +199,8 @@ class StatementsMixin(CompilerBase):
             code, t = self._list_target(s.target, scope, "remove from")
             value, _ = self.exprs.expr(s.value, scope)
             emit(f"_remove({code}, {value})", s.span)
+        elif isinstance(s, A.Choose) and context == "agent":
+            self._ask(s, scope, fn)
         elif isinstance(s, A.Choose):
             self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
         else:  # pragma: no cover - the grammar has no other statements
@@ -347,4 +353,5 @@ class StatementsMixin(CompilerBase):
             else:
                 self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}")
         seat_code = " + ".join(seats) if seats else "[]"
-        fn.emit(f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})", s.span)
+        # Off in simulations, where nobody reads the log: its texts are most of a step's work.
+        fn.emit(f"if c.logging: c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})", s.span)

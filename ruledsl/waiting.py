@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from . import ast as A
 from . import runtime_support as R
-from .codegen import _Function, _Loop
+from .codegen import _CONTAINERS, _Function, _Loop, copy_code
 from .compiler_base import CompilerBase
 from .program import ChooseSpec
 from .scope import Scope
+from .diagnostics import Span
+from .runtime_support import MAX_DEPTH
 from .types import SEAT, assignable, list_of
 
 
@@ -92,6 +94,7 @@ class WaitingMixin(CompilerBase):
 
     def _choose(self, s: A.Choose, scope: Scope, fn: _Function) -> None:
         spec_id = len(self.chooses)
+        self.choose_ids[id(s)] = spec_id
         # Prompts are text for people: built only when someone looks at the decision, never
         # on a bot's hot path. The prompt function sees the same locals as the choice.
         prompt_fn = f"_Q{spec_id}"
@@ -133,3 +136,31 @@ class WaitingMixin(CompilerBase):
         fn.emit(call, s.span)
         fn.emit(f"return {after}", s.span)
         fn.switch(after)
+
+    # -- the agent path: decisions answered at once, inside one direct function per phase
+    def _ask(self, s: A.Choose, scope: Scope, fn: _Function) -> None:
+        """A choice put to the seat's picker; the answer is stored like the waiting form stores it."""
+        spec_id = self.choose_ids[id(s)]
+        if s.each_var is None:
+            by, _ = self.exprs.expr(s.by, scope)
+            opts, ot = self.exprs.expr(s.options, scope)
+            var_type = ot.elem
+            call = copy_code(f"c.ask({spec_id}, {by}, {opts})", var_type)
+        else:
+            seats, _ = self.exprs.expr(s.by, scope)
+            inner = Scope(scope, scope.persistent, scope.counter)
+            sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
+            sv.used = True
+            opts, ot = self.exprs.expr(s.options, inner)
+            if ot.elem.kind in _CONTAINERS:  # elements that may be changed: copy like a stored value
+                opts, ot = self._value(s.options, inner)
+            var_type = list_of(ot.elem.or_none())
+            call = f"c.ask_each({spec_id}, {seats}, lambda {sv.code}: {opts})"
+        fn.emit(f"{self._declare(s.var, var_type, s.span, scope)} = {call}", s.span)
+
+    def _direct_call(self, call: str, span: Span, fn: _Function) -> None:
+        """Run a phase that may wait as a plain call, counted against the depth limit like a frame."""
+        fn.emit(f"if c.depth >= {MAX_DEPTH}: c.too_deep()", span)
+        fn.emit("c.depth += 1", span)
+        fn.emit(call, span)
+        fn.emit("c.depth -= 1", span)

@@ -11,6 +11,7 @@ import pytest
 
 from golden_journals import GOLDEN, Case, cases, digest, engine_for, events_text, load_journal, replayed
 
+from interpreter.agents import RandomAgent, bot_seed
 from interpreter.analysis.simulate import play_bots
 
 CASES = cases()
@@ -41,3 +42,29 @@ def test_bots_play_the_stored_game_again(case: Case) -> None:
     assert state["result"] == journal.result
     final = (GOLDEN / f"{case.name}.events.jsonl").read_text(encoding="utf-8").splitlines()[-1]
     assert digest(state) in final
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
+def test_the_same_game_without_its_event_log(case: Case) -> None:
+    """Simulations skip the log; nothing else about the game may change."""
+    state, _ = play_bots(engine_for(case), case.seats, case.seed, log=False)
+    assert state["log"] == []
+    final = (GOLDEN / f"{case.name}.events.jsonl").read_text(encoding="utf-8").splitlines()[-1]
+    assert digest(state) in final
+
+
+@pytest.mark.parametrize("case", CASES[::3], ids=lambda c: c.name)
+def test_playouts_from_the_middle_continue_the_stored_game(case: Case) -> None:
+    """A paused game handed to bots (`Engine.playout`) goes on exactly as the journal did."""
+    engine = engine_for(case)
+    journal = load_journal(case)
+    expected = (GOLDEN / f"{case.name}.events.jsonl").read_text(encoding="utf-8")
+    bots = [RandomAgent(bot_seed(case.seed, s)) for s in range(case.seats)]
+    for stop in (0, len(journal.choices) // 3, len(journal.choices) - 1):
+        state = engine.new_game(case.seats, case.seed, journal.names)
+        for seat, option in journal.choices[:stop]:
+            engine.apply_inplace(state, option, seat)
+        rest: list[tuple[int, str]] = []
+        engine.playout(state, [b.picker for b in bots], journal=rest)
+        assert journal.choices[:stop] + rest == journal.choices
+        assert events_text(state) == expected
