@@ -19,6 +19,7 @@ from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .direct import DirectMixin
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
+from .purity import memoised
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program
 from .statements import StatementsMixin
 from .waiting import WaitingMixin
@@ -53,6 +54,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.formula_done: dict[str, tuple[list[Type], Type, str]] = {}
         self.formula_busy: list[str] = []
         self.formula_used: set[str] = set(used_elsewhere)
+        self.memo: set[str] = set()
         self.chooses: list[ChooseSpec] = []
         self.choose_ids: dict[int, int] = {}
         self.loop_spans: list[Span] = []
@@ -106,6 +108,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
             self.diags.error(self.phases[self.start].name_span, "arity",
                              f"the start phase '{self.start}' cannot take values: nothing runs it with any")
         self._find_resumable()
+        self.memo = memoised(self.formulas, self.world)
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"
         for name, phase in self.phases.items():

@@ -33,6 +33,7 @@ class CompilerBase:
     formula_done: dict[str, tuple[list[Type], Type, str]]
     formula_busy: list[str]
     formula_used: set[str]
+    memo: set[str]                   # state-free formulas whose values are remembered (purity.py)
     chooses: list[ChooseSpec]
     choose_ids: dict[int, int]       # id of a Choose node -> its spec, shared by both compiled forms
     loop_spans: list[Span]

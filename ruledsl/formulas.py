@@ -9,13 +9,16 @@ from .diagnostics import Span
 from .scope import Scope
 from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
 
+# Argument lists remembered per formula: enough for any board; a hostile game cannot fill memory.
+MEMO_LIMIT = 4096
+
 
 class FormulasMixin(CompilerBase):
     """Signatures and code of formulas, and the parameters of formulas and phases."""
 
     def _inline_body(self, name: str) -> tuple[list[str], A.Expr] | None:
         formula = self.formulas.get(name)
-        if formula is None or formula.expr is None or name in self.formula_busy:
+        if formula is None or formula.expr is None or name in self.formula_busy or name in self.memo:
             return None
         return [p.name for p in formula.params], formula.expr
 
@@ -60,6 +63,8 @@ class FormulasMixin(CompilerBase):
             if not self.returns:
                 self.diags.error(formula.name_span, "no-return", f"formula '{name}' never returns a value")
         self.returns = saved_returns
+        if name in self.memo:
+            self._memo_wrapper(fn, args)
         self.functions.append(fn)
         self.formula_busy.pop()
         sig = (types, ret, fn_name)
@@ -75,3 +80,28 @@ class FormulasMixin(CompilerBase):
             var.used = True
             args.append(var.code)
         return args
+
+    def _memo_wrapper(self, fn: _Function, args: list[str]) -> None:
+        """Remember a state-free formula's value for each argument list (purity.py says which).
+
+        The function itself is renamed `..._m`; the wrapper keeps its name. A remembered value is
+        charged the steps its computation took, so the step budget runs out at the same place
+        whether the value was remembered or not (when it would run out, the value is computed
+        again, and the loop that runs out is named as before).
+        """
+        table = self.exprs.const("memo", fn.name, {})
+        inner = fn.name + "_m"
+        wrapper = _Function(fn.name, fn.args)
+        fn.name = inner
+        call = f"{inner}({fn.args})"
+        key = args[0] if len(args) == 1 else "(" + "".join(a + ", " for a in args) + ")"
+        for line in (f"_r = {table}.get({key})",
+                     "if _r is None or c.steps < _r[1]:",
+                     "    _s = c.steps",
+                     f"    _v = {call}",
+                     f"    if len({table}) < {MEMO_LIMIT}: {table}[{key}] = (_v, _s - c.steps)",
+                     "    return _v",
+                     "c.steps -= _r[1]",
+                     "return _r[0]"):
+            wrapper.emit(line, None)
+        self.functions.append(wrapper)
