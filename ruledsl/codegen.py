@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,7 @@ class AssemblyMixin(CompilerBase):
                     body = block or [(1, "return -1", None)]
                     if not body or not body[-1][1].startswith("return"):
                         body = body + [(1, "return -1", None)]
-                    lines.append("    " + _prologue(body))
+                    lines.append("    " + _prologue(body, self.exprs.columns))
                     spans.append(None)
                     for depth, text, span in body:
                         lines.append("    " * depth + text)
@@ -72,7 +73,7 @@ class AssemblyMixin(CompilerBase):
             else:
                 lines.append(f"def {fn.name}({fn.args}):")
                 spans.append(None)
-                lines.append("    " + _prologue(fn.blocks[0]))
+                lines.append("    " + _prologue(fn.blocks[0], self.exprs.columns))
                 spans.append(None)
                 for depth, text, span in fn.blocks[0]:
                     lines.append("    " * depth + text)
@@ -140,11 +141,15 @@ def _has_none(t: Type) -> bool:
     return t.kind == "none" or any(_has_none(a) for a in t.args)
 
 
-def _prologue(body: list[tuple[int, str, Span | None]]) -> str:
-    """Bind only the state columns a function reads: most formulas need one or none."""
+def _prologue(body: list[tuple[int, str, Span | None]], columns: dict[str, str]) -> str:
+    """Bind only the state a function reads: the global fields, and each column it uses as a local."""
     text = "\n".join(line for _, line, _ in body)
-    binds = [f"{v} = c.{v}" for v in ("S", "N", "V", "C") if f"{v}[" in text]
+    binds = ["V = c.V"] if "V[" in text else []
+    binds += [f"{ref} = c.{columns[ref]}" for ref in sorted(set(_COLUMN.findall(text)), key=lambda r: int(r[2:]))]
     return "; ".join(binds) if binds else "pass"
+
+
+_COLUMN = re.compile(r"\b_f\d+\b")
 
 
 def _reversed(items: list[Any]) -> list[Any]:

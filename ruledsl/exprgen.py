@@ -45,6 +45,9 @@ class Expressions:
         self.formula_sig = formula_sig
         self.formula_names = formula_names
         self.consts: dict[str, object] = {}
+        # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
+        self.columns: dict[str, str] = {}
+        self._column_names: dict[str, str] = {}
         self._const_names: dict[tuple[str, str], str] = {}
         # Expressions (by id) that read a fixed attribute column: what it is, and its values.
         self.fixed: dict[int, tuple[str, tuple[object, ...]]] = {}
@@ -120,6 +123,19 @@ class Expressions:
             ref = f"_K{len(self._const_names)}"
             self._const_names[(group, key)] = ref
             self.consts[ref] = value
+        return ref
+
+    def column(self, path: str) -> str:
+        """A local name for a state column, bound once at the top of each function that reads it.
+
+        A column (one field of every seat, node or item) is a list that lives as long as the state:
+        rules change its elements, never the list itself, so one look-up per function is enough.
+        """
+        ref = self._column_names.get(path)
+        if ref is None:
+            ref = f"_f{len(self._column_names)}"
+            self._column_names[path] = ref
+            self.columns[ref] = path
         return ref
 
     def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
@@ -222,11 +238,11 @@ class Expressions:
                     return (f"c.names[{obj}]", STR)
                 return self.err(e.name_span, "unknown-field", f"seats have no field '{e.name}'",
                                 did_you_mean(e.name, list(w.seat_fields)))
-            return (f"S[{e.name!r}][{obj}]", f.type)
+            return (f"{self.column(f'S[{e.name!r}]')}[{obj}]", f.type)
         if t.kind == "node":
             nf = w.node_fields.get(e.name)
             if nf is not None:
-                return (f"N[{e.name!r}][{obj}]", nf.type)
+                return (f"{self.column(f'N[{e.name!r}]')}[{obj}]", nf.type)
             if e.name in w.node_attrs:
                 column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
                 self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
@@ -237,7 +253,7 @@ class Expressions:
         if component is not None:
             cf = component.fields.get(e.name)
             if cf is not None:
-                return (f"C[{component.name!r}][{e.name!r}][{obj}]", cf.type)
+                return (f"{self.column(f'C[{component.name!r}][{e.name!r}]')}[{obj}]", cf.type)
             if e.name in component.attrs:
                 column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
                 self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
