@@ -8,8 +8,9 @@ from typing import Callable
 
 from . import ast as A
 from .diagnostics import DiagnosticBag, Span, an, did_you_mean
+from .folding import UNKNOWN, Resolve, fixed_value, literal
 from .scope import Scope, Var
-from .runtime_support import make_formatter
+from .runtime_support import follow, make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
                     tuple_of, unify)
 from .world import World
@@ -125,6 +126,15 @@ class Expressions:
             self.consts[ref] = value
         return ref
 
+    def resolver(self, scope: Scope) -> Resolve:
+        """What folding.py needs to know of names: the fixed value of a table or a literal argument."""
+        def resolve(name: str) -> object:
+            var = scope.lookup(name)
+            if var is None:
+                return self.world.tables[name][1] if name in self.world.tables else UNKNOWN
+            return var.fixed[0] if var.fixed is not None else UNKNOWN
+        return resolve
+
     def column(self, path: str) -> str:
         """A local name for a state column, bound once at the top of each function that reads it.
 
@@ -166,6 +176,15 @@ class Expressions:
         """Check e and return (python code, type)."""
         method = getattr(self, "_" + type(e).__name__)
         result: Code = method(e, scope)
+        if isinstance(e, _READS):
+            # Fixed data read with literal keys: its value, written as a literal (folding.py), or
+            # bound once as a constant when it is a part of a table (`prices.bare`).
+            value = fixed_value(e, self.resolver(scope))
+            code = literal(value)
+            if code is not None:
+                return (code, result[1])
+            if isinstance(value, (list, tuple, dict)) and not isinstance(e, A.Name):
+                return (self.const("fixed", str(id(value)), value), result[1])
         return result
 
     def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
@@ -327,6 +346,8 @@ class Expressions:
             else:
                 self._check_value(e.left, e.right)
                 self._check_value(e.right, e.left)
+            if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
+                return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
             return (f"({a} {op} {b})", BOOL)
         if op in ("<", "<=", ">", ">="):
             self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
@@ -337,6 +358,11 @@ class Expressions:
             if isinstance(e.right, A.ListLit):
                 for item in e.right.items:
                     self._check_value(e.left, item)
+            fixed = fixed_value(e.right, self.resolver(scope))
+            if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
+                    and all(literal(v) is not None for v in fixed):
+                # A short fixed list of plain values: a set literal, which Python makes a constant.
+                b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
             return (f"({a} {op} {b})", BOOL)
         if op == "+":
             if ta.kind == "list" or tb.kind == "list":
@@ -447,7 +473,7 @@ class Expressions:
             n = f"{lo}" if lo == hi else f"{lo} or {hi}"
             return self.err(e.span, "arity", f"'{e.name}' takes {n} value(s), got {len(e.args)}")
         args = [self.expr(a, scope) for a in e.args]
-        return self._builtin(e, args)
+        return self._builtin(e, args, scope)
 
     def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope) -> str | None:
         """The body of a one-expression formula with its arguments in place, when that is safe.
@@ -461,8 +487,11 @@ class Expressions:
             return None
         names, body = found
         inner = Scope(None, persistent=False, counter=scope.counter)
-        for name, code, t in zip(names, codes, params):
+        for name, code, t, arg in zip(names, codes, params, e.args):
             inner.vars[name] = Var(name, t, f"({code})", "param", e.span, used=True)
+            value = fixed_value(arg, self.resolver(scope))
+            if literal(value) is not None:
+                inner.vars[name].fixed = (value,)
         saved = self.diags
         self.diags = DiagnosticBag()
         self.inline_depth += 1
@@ -474,7 +503,7 @@ class Expressions:
             self.inline_depth -= 1
         return None if failed else f"({code})"
 
-    def _builtin(self, e: A.Call, args: list[Code]) -> Code:
+    def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
         name = e.name
         a0, t0 = args[0]
         sp = e.args[0].span
@@ -546,8 +575,16 @@ class Expressions:
             vt = self.world.edge_types[attr]
             if name == "exits":
                 return (f"list({column}[{a0}])", list_of(tuple_of(NODE, vt)))
+            target = fixed_value(e.args[2], self.resolver(scope))
+            if literal(target) is not None:  # known edge value: every node's answer, computed once
+                found = tuple(follow(exits, target) for exits in self.world.edges[attr])
+                return (f"{self.const('follow', f'{attr}:{target!r}', found)}[{a0}]", NODE.or_none())
             return (f"_follow({column}[{a0}], {args[2][0]})", NODE.or_none())
         return self.err(e.span, "unknown-name", f"no function called '{name}'")
+
+
+_READS = (A.Name, A.Attr, A.Index)
+_CONTAINERS = ("list", "map", "tuple", "any")
 
 
 def _plain_read(e: A.Expr) -> bool:

@@ -21,6 +21,8 @@ class Var:
     used: bool = False
     # `let xs = []` has no element type yet: the first value added or stored gives it one.
     open_type: bool = False
+    # A parameter of an inlined formula whose argument is a literal: its value, known when compiling.
+    fixed: tuple[object] | None = None
 
 
 class Scope:
