@@ -101,10 +101,15 @@ class AssemblyMixin(CompilerBase):
         return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas)
 
 
-# Values that are never changed in place: sharing them is safe (tuples cannot be changed).
-_FLAT = ("int", "str", "bool", "seat", "node", "none", "tuple")
-# The kinds that are not flat: containers, and values whose kind is not known.
+# The kinds of values that may be changed in place: lists and maps (and values of unknown kind).
+# Every other value is never changed in place, so sharing it is safe: numbers, texts, seats, nodes,
+# items of a component kind, and tuples (which cannot be changed).
 _CONTAINERS = ("list", "map", "any")
+
+
+def flat(t: Type) -> bool:
+    """Is a value of this type never changed in place?"""
+    return t.kind not in _CONTAINERS
 
 
 def _fresh(e: A.Expr, t: Type) -> bool:
@@ -117,7 +122,7 @@ def _fresh(e: A.Expr, t: Type) -> bool:
     if not isinstance(e, _FRESH):
         return False
     elem = t.args[0] if t.kind == "list" else t.args[1] if t.kind == "map" else ANY
-    return elem.kind in _FLAT
+    return flat(elem)
 
 
 def copy_code(code: str, t: Type) -> str:
@@ -125,11 +130,11 @@ def copy_code(code: str, t: Type) -> str:
 
     The static type says how deep the copy must go: a list of plain values needs one level.
     """
-    if t.kind == "list" and t.args[0].kind in _FLAT:
+    if t.kind == "list" and flat(t.args[0]):
         return f"{code}[:]"
-    if t.kind == "map" and t.args[1].kind in _FLAT:
+    if t.kind == "map" and flat(t.args[1]):
         return f"dict({code})"
-    if t.kind == "list" and t.args[0].kind == "list" and t.args[0].args[0].kind in _FLAT:
+    if t.kind == "list" and t.args[0].kind == "list" and flat(t.args[0].args[0]):
         return f"[_x[:] for _x in {code}]"
     if t.kind in ("list", "map", "any"):
         return f"_dc({code})"

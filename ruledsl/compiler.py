@@ -19,6 +19,7 @@ from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .direct import DirectMixin
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
+from .mutation import Mutations
 from .purity import memoised
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program
 from .statements import StatementsMixin
@@ -109,6 +110,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
                              f"the start phase '{self.start}' cannot take values: nothing runs it with any")
         self._find_resumable()
         self.memo = memoised(self.formulas, self.world)
+        self.mutations = Mutations(self.world, set(self.formulas))
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"
         for name, phase in self.phases.items():

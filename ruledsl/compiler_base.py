@@ -17,6 +17,7 @@ from .world import World
 
 if TYPE_CHECKING:
     from .codegen import _Function, _Loop
+    from .mutation import Mutations
 
 
 class CompilerBase:
@@ -34,6 +35,7 @@ class CompilerBase:
     formula_busy: list[str]
     formula_used: set[str]
     memo: set[str]                   # state-free formulas whose values are remembered (purity.py)
+    mutations: "Mutations"           # which loops must copy their list (mutation.py)
     chooses: list[ChooseSpec]
     choose_ids: dict[int, int]       # id of a Choose node -> its spec, shared by both compiled forms
     loop_spans: list[Span]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import runtime_support as R
-from .codegen import _Function, _Loop, _fresh, copy_code
+from .codegen import _Function, _Loop, _fresh, copy_code, flat
 from .compiler_base import CompilerBase
 from .diagnostics import Span, an, did_you_mean
 from .emptiness import EmptyOptions
@@ -123,10 +123,13 @@ class StatementsMixin(CompilerBase):
                 emit("else:", s.span)
                 self._body(s.orelse, scope, fn, loops, context)
         elif isinstance(s, A.For):
-            # Like the resumable form below: the loop runs over the list as it was when it began.
-            # One level of copying is not enough (the body may change an inner list before the loop
-            # reaches it), nor may calls be trusted (a formula may return a field's own list).
-            it, t = self._value(s.iter, scope)
+            # Like the resumable form: the loop runs over the list as it was when it began. One level
+            # of copying is not enough (the body may change an inner list before the loop reaches
+            # it), nor may calls be trusted (a formula may return a field's own list). No copy is
+            # needed when the body cannot change that list (mutation.py).
+            it, t = self.exprs.expr(s.iter, scope)
+            if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
+                it = copy_code(it, t)
             self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
             inner = scope.child()
             var = self._declare(s.var, t.elem, s.span, inner, "loop")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import ast as A
 from . import runtime_support as R
-from .codegen import _CONTAINERS, _Function, _Loop, copy_code
+from .codegen import _Function, _Loop, copy_code, flat
 from .compiler_base import CompilerBase
 from .program import ChooseSpec
 from .scope import Scope
@@ -152,7 +152,7 @@ class WaitingMixin(CompilerBase):
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
             sv.used = True
             opts, ot = self.exprs.expr(s.options, inner)
-            if ot.elem.kind in _CONTAINERS:  # elements that may be changed: copy like a stored value
+            if not flat(ot.elem):  # elements that may be changed: copy like a stored value
                 opts, ot = self._value(s.options, inner)
             var_type = list_of(ot.elem.or_none())
             call = f"c.ask_each({spec_id}, {seats}, lambda {sv.code}: {opts})"
