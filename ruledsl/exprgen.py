@@ -9,6 +9,7 @@ from typing import Callable
 from . import ast as A
 from .diagnostics import DiagnosticBag, Span, an, did_you_mean
 from .folding import UNKNOWN, Resolve, fixed_value, literal
+from .hoist import Hoister
 from .scope import Scope, Var
 from .runtime_support import follow, make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
@@ -46,6 +47,8 @@ class Expressions:
         self.formula_sig = formula_sig
         self.formula_names = formula_names
         self.consts: dict[str, object] = {}
+        self.hoister = Hoister()
+        self._reader = False
         # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
         self.columns: dict[str, str] = {}
         self._column_names: dict[str, str] = {}
@@ -172,10 +175,19 @@ class Expressions:
         return f"{formatter}({code}, c.names)"
 
     # ------------------------------------------------------------- expressions
+    def read(self, e: A.Expr, scope: Scope) -> Code:
+        """`expr` for a value that is only read, never kept or changed (see hoist.py)."""
+        self._reader = True
+        return self.expr(e, scope)
+
     def expr(self, e: A.Expr, scope: Scope) -> Code:
         """Check e and return (python code, type)."""
+        reader, self._reader = self._reader, False
+        start = scope.counter[0]
         method = getattr(self, "_" + type(e).__name__)
         result: Code = method(e, scope)
+        if isinstance(e, _COSTLY):
+            return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h")), result[1])
         if isinstance(e, _READS):
             # Fixed data read with literal keys: its value, written as a literal (folding.py), or
             # bound once as a constant when it is a part of a table (`prices.bare`).
@@ -324,7 +336,7 @@ class Expressions:
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
         a, ta = self.expr(e.left, scope)
-        b, tb = self.expr(e.right, scope)
+        b, tb = self.read(e.right, scope) if e.op in ("in", "not in") else self.expr(e.right, scope)
         op = e.op
         if op in ("and", "or"):
             self.check(ta, ("bool",), e.left.span, f"the left side of '{op}'")
@@ -404,13 +416,14 @@ class Expressions:
 
     def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
                        scope: Scope) -> tuple[str, Scope, str]:
-        it, t = self.expr(iter_, scope)
+        it, t = self.read(iter_, scope)
         self.check(t, ("list",), iter_.span, "what a comprehension runs over")
         inner = Scope(scope, scope.persistent, scope.counter)
         self.no_shadow(var, span, scope)
         v = inner.declare(var, t.elem if t.kind == "list" else ANY, "comp", span, comp=True)
         v.used = True
         clause = f" for {v.code} in {it}"
+        self.hoister.repeat += 1  # the condition and the element are computed once per element
         if cond is not None:
             clause += f" if {self.cond(cond, inner)}"
         return clause, inner, v.code
@@ -428,6 +441,7 @@ class Expressions:
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
         clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         elt, t = self.expr(e.elt, inner)
+        self.hoister.repeat -= 1
         return (f"[{elt}{clause}]", list_of(t))
 
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
@@ -446,6 +460,7 @@ class Expressions:
         kc, kt = self.expr(e.key, inner)
         self.check(kt, ("str",), e.key.span, "a map key")
         vc, vt = self.expr(e.value, inner)
+        self.hoister.repeat -= 1
         return (f"{{{kc}: {vc}{clause}}}", map_of(STR, vt))
 
     # ---------------------------------------------------------------- calls
@@ -472,7 +487,8 @@ class Expressions:
         if not lo <= len(e.args) <= hi:
             n = f"{lo}" if lo == hi else f"{lo} or {hi}"
             return self.err(e.span, "arity", f"'{e.name}' takes {n} value(s), got {len(e.args)}")
-        args = [self.expr(a, scope) for a in e.args]
+        reading = e.name in _READING_BUILTINS
+        args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
         return self._builtin(e, args, scope)
 
     def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope) -> str | None:
@@ -584,6 +600,9 @@ class Expressions:
 
 
 _READS = (A.Name, A.Attr, A.Index)
+_COSTLY = (A.ListComp, A.MapComp, A.Call)
+# Built-ins that only read their list: a kept (shared) list may be handed to them.
+_READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed")
 _CONTAINERS = ("list", "map", "tuple", "any")
 
 

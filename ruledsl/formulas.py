@@ -6,6 +6,7 @@ from . import ast as A
 from .codegen import _Function
 from .compiler_base import CompilerBase
 from .diagnostics import Span
+from .hoist import cells
 from .scope import Scope
 from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
 
@@ -52,8 +53,13 @@ class FormulasMixin(CompilerBase):
         args = self._declare_params(formula.params, types, scope)
         fn = _Function(fn_name, ", ".join(["c"] + args))
         saved_returns, self.returns = self.returns, []
+        hoister = self.exprs.hoister
+        hoisting = hoister.begin_function(len(args))
         if formula.expr is not None:
+            statement = hoister.begin_statement(scope.counter[0])
             code, ret = self.exprs.expr(formula.expr, scope)
+            for line in cells(hoister.end_statement(statement), [code]):
+                fn.emit(line, None)
             fn.emit(f"return {code}", formula.expr.span)
         else:
             self._stmts(formula.body, scope, fn, [], context="formula")
@@ -62,6 +68,9 @@ class FormulasMixin(CompilerBase):
                 ret = t if ret.kind == "none" and not ret.nullable else unify(ret, t)
             if not self.returns:
                 self.diags.error(formula.name_span, "no-return", f"formula '{name}' never returns a value")
+        kept = hoister.end_function(hoisting)
+        if kept:
+            fn.blocks[0][0:0] = [(1, line, None) for line in cells(kept, [text for _, text, _ in fn.blocks[0]])]
         self.returns = saved_returns
         if name in self.memo:
             self._memo_wrapper(fn, args)

@@ -19,6 +19,16 @@ STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
 
 
+# The content of a kept value's cell before its first computation (see ruledsl/hoist.py).
+UNSET = object()
+
+
+def keep(cell: list[Any], value: Any) -> Any:
+    """Put a computed value in its cell, and return it."""
+    cell[0] = value
+    return value
+
+
 def deep_copy(value: Any) -> Any:
     """Copy plain data so that no two places in the state share a list or map."""
     if type(value) is list:

@@ -9,6 +9,7 @@ from .compiler_base import CompilerBase
 from .diagnostics import Span, an, did_you_mean
 from .emptiness import EmptyOptions
 from .exprgen import Code
+from .hoist import cells
 from .scope import Scope
 from .types import ANY, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type
 
@@ -21,6 +22,11 @@ class StatementsMixin(CompilerBase):
     """Phases and the statements in them, one Python line or block each."""
 
     def _compile_phase(self, phase: A.Phase) -> None:
+        saved = self.exprs.hoister.begin_function(None)
+        self._compile_phase_body(phase)
+        self.exprs.hoister.end_function(saved)
+
+    def _compile_phase_body(self, phase: A.Phase) -> None:
         resumable = phase.name in self.resumable
         scope = Scope(None, persistent=resumable)
         args = self._declare_params(phase.params, self._params(phase.params), scope)
@@ -76,7 +82,13 @@ class StatementsMixin(CompilerBase):
             if context == "resumable" and self._suspends(s):
                 self._suspending(s, scope, fn, loops)
             else:
+                # Values kept while the statement runs (hoist.py) get their cells just before it.
+                block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
+                saved = self.exprs.hoister.begin_statement(scope.counter[0])
                 self._simple(s, scope, fn, loops, context)
+                temps = self.exprs.hoister.end_statement(saved)
+                inits = cells(temps, [line for _, line, _ in fn.blocks[block][pos:]]) if temps else []
+                fn.blocks[block][pos:pos] = [(depth, line, None) for line in inits]
         if fn.cur == 0 and len(fn.blocks[fn.cur]) == start and context != "resumable":
             fn.emit("pass", None)
 
@@ -127,7 +139,7 @@ class StatementsMixin(CompilerBase):
             # of copying is not enough (the body may change an inner list before the loop reaches
             # it), nor may calls be trusted (a formula may return a field's own list). No copy is
             # needed when the body cannot change that list (mutation.py).
-            it, t = self.exprs.expr(s.iter, scope)
+            it, t = self.exprs.read(s.iter, scope)
             if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
                 it = copy_code(it, t)
             self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
@@ -138,13 +150,19 @@ class StatementsMixin(CompilerBase):
             fn.depth += 1
             self._tick(s.span, fn)
             fn.depth -= 1
+            self.exprs.hoister.loops += 1
             self._body(s.body, inner, fn, loops + [_Loop(native=True)], context)
+            self.exprs.hoister.loops -= 1
         elif isinstance(s, A.While):
+            self.exprs.hoister.off += 1  # the condition is computed again at every pass
             emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
+            self.exprs.hoister.off -= 1
             fn.depth += 1
             self._tick(s.span, fn)
             fn.depth -= 1
+            self.exprs.hoister.loops += 1
             self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
+            self.exprs.hoister.loops -= 1
         elif isinstance(s, A.Break):
             if not loops:
                 self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")

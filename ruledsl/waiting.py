@@ -102,7 +102,7 @@ class WaitingMixin(CompilerBase):
             by, bt = self.exprs.expr(s.by, scope)
             self.exprs.check(bt, ("seat",), s.by.span, "who chooses")
             opts, ot = self._value(s.options, scope)
-            prompt = self.exprs.template(s.prompt, scope) if s.prompt else repr(f"Choose {s.var}")
+            prompt = self._prompt(s, scope)
             self.exprs.check(ot, ("list",), s.options.span, "the options of a choice")
             elem = ot.elem
             var_type = elem
@@ -116,9 +116,11 @@ class WaitingMixin(CompilerBase):
             self.exprs.no_shadow(s.each_var, s.span, scope)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
             sv.used = True
+            self.exprs.hoister.repeat += 1  # the options are computed once per seat
             opts, ot = self._value(s.options, inner)
+            self.exprs.hoister.repeat -= 1
             self.exprs.check(ot, ("list",), s.options.span, "the options of a choice")
-            prompt = self.exprs.template(s.prompt, inner) if s.prompt else repr(f"Choose {s.var}")
+            prompt = self._prompt(s, inner)
             elem = ot.elem
             var_type = list_of(elem.or_none())
             call = f"c.choose_each({spec_id}, L, {seats}, lambda {sv.code}: {opts})"
@@ -137,6 +139,16 @@ class WaitingMixin(CompilerBase):
         fn.emit(f"return {after}", s.span)
         fn.switch(after)
 
+    def _prompt(self, s: A.Choose, scope: Scope) -> str:
+        """The prompt's code: it goes into a function of its own, so it keeps no value (hoist.py)."""
+        if s.prompt is None:
+            return repr(f"Choose {s.var}")
+        self.exprs.hoister.off += 1
+        try:
+            return self.exprs.template(s.prompt, scope)
+        finally:
+            self.exprs.hoister.off -= 1
+
     # -- the agent path: decisions answered at once, inside one direct function per phase
     def _ask(self, s: A.Choose, scope: Scope, fn: _Function) -> None:
         """A choice put to the seat's picker; the answer is stored like the waiting form stores it."""
@@ -151,9 +163,11 @@ class WaitingMixin(CompilerBase):
             inner = Scope(scope, scope.persistent, scope.counter)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
             sv.used = True
+            self.exprs.hoister.repeat += 1  # the options are computed once per seat
             opts, ot = self.exprs.expr(s.options, inner)
             if not flat(ot.elem):  # elements that may be changed: copy like a stored value
                 opts, ot = self._value(s.options, inner)
+            self.exprs.hoister.repeat -= 1
             var_type = list_of(ot.elem.or_none())
             call = f"c.ask_each({spec_id}, {seats}, lambda {sv.code}: {opts})"
         fn.emit(f"{self._declare(s.var, var_type, s.span, scope)} = {call}", s.span)
