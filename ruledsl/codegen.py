@@ -119,6 +119,8 @@ def _fresh(e: A.Expr, t: Type) -> bool:
     """
     if isinstance(e, A.ListLit) and not e.items or isinstance(e, A.MapLit) and not e.pairs:
         return True
+    if isinstance(e, A.BinOp) and e.op == "+" and t.kind == "list":  # a new list, of shared elements
+        return flat(t.args[0])
     if not isinstance(e, _FRESH):
         return False
     elem = t.args[0] if t.kind == "list" else t.args[1] if t.kind == "map" else ANY
@@ -167,4 +169,5 @@ _HELPERS: dict[str, Any] = {
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
     "_reversed": _reversed, "_follow": R.follow, "_U": R.UNSET, "_set": R.keep,
+    "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number,
 }

@@ -16,6 +16,7 @@ from .assignment import AssignmentMixin
 from .callgraph import CallGraphMixin
 from .codegen import AssemblyMixin, _Function, copy_code
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
+from .budget import Region
 from .direct import DirectMixin
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
@@ -58,6 +59,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.memo: set[str] = set()
         self.chooses: list[ChooseSpec] = []
         self.choose_ids: dict[int, int] = {}
+        self.regions: list[Region] = [Region()]
         self.loop_spans: list[Span] = []
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}
@@ -109,7 +111,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
             self.diags.error(self.phases[self.start].name_span, "arity",
                              f"the start phase '{self.start}' cannot take values: nothing runs it with any")
         self._find_resumable()
-        self.memo = memoised(self.formulas, self.world)
+        self.memo = self.exprs.memo = memoised(self.formulas, self.world)
         self.mutations = Mutations(self.world, set(self.formulas))
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"

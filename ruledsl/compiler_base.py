@@ -68,6 +68,10 @@ class CompilerBase:
         """statements.py"""
         raise NotImplementedError
 
+    def _phase_body(self, phase: A.Phase, scope: Scope, fn: "_Function", context: str) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
     def _simple(self, s: A.Stmt, scope: Scope, fn: "_Function", loops: list["_Loop"], context: str) -> None:
         """statements.py"""
         raise NotImplementedError
@@ -77,10 +81,6 @@ class CompilerBase:
         raise NotImplementedError
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
-        """statements.py"""
-        raise NotImplementedError
-
-    def _tick(self, span: Span, fn: "_Function") -> None:
         """statements.py"""
         raise NotImplementedError
 

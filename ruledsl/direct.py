@@ -28,9 +28,7 @@ class DirectMixin(CompilerBase):
                 scope = Scope(None, persistent=False)
                 args = self._declare_params(phase.params, self._params(phase.params), scope)
                 fn = _Function(self.phase_fn[name] + "_d", ", ".join(["c"] + args))
-                hoisting = self.exprs.hoister.begin_function(None)
-                self._stmts(phase.body, scope, fn, [], context="agent")
-                self.exprs.hoister.end_function(hoisting)
+                self._phase_body(phase, scope, fn, "agent")
                 self.functions.append(fn)
         finally:
             self.diags = self.exprs.diags = saved

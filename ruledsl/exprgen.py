@@ -9,7 +9,10 @@ from typing import Callable
 from . import ast as A
 from .diagnostics import DiagnosticBag, Span, an, did_you_mean
 from .folding import UNKNOWN, Resolve, fixed_value, literal
+from .cost import Charges, Cost
+from .exprcost import PAID, ExprCostMixin
 from .hoist import Hoister
+from .runtime_support import NUMBER_LIMIT
 from .scope import Scope, Var
 from .runtime_support import follow, make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
@@ -33,7 +36,7 @@ KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "fo
             "elif", "to", "roll"}
 
 
-class Expressions:
+class Expressions(ExprCostMixin):
     """Expression checking and code generation against one game's World."""
 
     def __init__(self, world: World, diags: DiagnosticBag,
@@ -49,6 +52,13 @@ class Expressions:
         self.consts: dict[str, object] = {}
         self.hoister = Hoister()
         self._reader = False
+        self.charges = Charges()
+        self.stmt_start = 0
+        self._in_arith = False      # generating an operand of + - * (see _checked_number)
+        # Work of each formula when it is known when compiling (None: it counts its own as it runs).
+        self.formula_work: dict[str, int | None] = {}
+        self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
+        self.paid: set[int] = set()   # calls (by node id) giving a new list whose making was counted
         # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
         self.columns: dict[str, str] = {}
         self._column_names: dict[str, str] = {}
@@ -183,9 +193,13 @@ class Expressions:
     def expr(self, e: A.Expr, scope: Scope) -> Code:
         """Check e and return (python code, type)."""
         reader, self._reader = self._reader, False
+        in_arith, self._in_arith = self._in_arith, False
         start = scope.counter[0]
         method = getattr(self, "_" + type(e).__name__)
         result: Code = method(e, scope)
+        if not in_arith and result[1].kind == "int" and _grows(e, self.resolver(scope)):
+            # The whole sum or product is done: a number past the limit stops the game here.
+            return (f"_num({result[0]})", result[1])
         if isinstance(e, _COSTLY):
             return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h")), result[1])
         if isinstance(e, _READS):
@@ -206,6 +220,8 @@ class Expressions:
         return code
 
     def _Num(self, e: A.Num, scope: Scope) -> Code:
+        if abs(e.value) > NUMBER_LIMIT:  # refused when it is reached, at its place in the rules
+            return (f"_num({int(e.value)})", INT)
         return (str(int(e.value)), INT)
 
     def _Bool(self, e: A.Bool, scope: Scope) -> Code:
@@ -335,7 +351,10 @@ class Expressions:
         return self.err(e.span, "type", f"a value of type {t} cannot be indexed with [ ]")
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
+        arith = e.op in ("+", "-", "*")
+        self._in_arith = arith
         a, ta = self.expr(e.left, scope)
+        self._in_arith = arith
         b, tb = self.read(e.right, scope) if e.op in ("in", "not in") else self.expr(e.right, scope)
         op = e.op
         if op in ("and", "or"):
@@ -375,14 +394,18 @@ class Expressions:
                     and all(literal(v) is not None for v in fixed):
                 # A short fixed list of plain values: a set literal, which Python makes a constant.
                 b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
+            elif tb.kind == "list":
+                b = self.counted(e.right, b, scope)  # `in` visits the list
             return (f"({a} {op} {b})", BOOL)
         if op == "+":
             if ta.kind == "list" or tb.kind == "list":
                 self.check(ta, ("list",), e.left.span, "the left side of '+'")
                 self.check(tb, ("list",), e.right.span, "the right side of '+'")
-                return (f"({a} + {b})", unify(ta, tb))
+                if self.size_of(e.left, a, scope) == PAID and self.size_of(e.right, b, scope) == PAID:
+                    return (f"({a} + {b})", unify(ta, tb))  # two new lists: no longer than their making
+                return (f"_cat(c, {a}, {b})", unify(ta, tb))
             if ta.kind == "str" and tb.kind == "str":
-                return (f"({a} + {b})", STR)
+                return (f"_tcat(c, {a}, {b})", STR)
         self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
         self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
         if op == "//":
@@ -395,6 +418,7 @@ class Expressions:
         return (f"(not {self.cond(e.operand, scope, 'the operand of not')})", BOOL)
 
     def _Neg(self, e: A.Neg, scope: Scope) -> Code:
+        self._in_arith = True
         code, t = self.expr(e.operand, scope)
         self.check(t, ("int",), e.span, "a negated value")
         return (f"(-{code})", INT)
@@ -415,18 +439,24 @@ class Expressions:
         return ("[" + ", ".join(codes) + "]", list_of(elem if elem is not None else ANY))
 
     def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
-                       scope: Scope) -> tuple[str, Scope, str]:
+                       scope: Scope) -> tuple[Scope, str, str, str]:
+        """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
         it, t = self.read(iter_, scope)
         self.check(t, ("list",), iter_.span, "what a comprehension runs over")
         inner = Scope(scope, scope.persistent, scope.counter)
         self.no_shadow(var, span, scope)
         v = inner.declare(var, t.elem if t.kind == "list" else ANY, "comp", span, comp=True)
         v.used = True
-        clause = f" for {v.code} in {it}"
         self.hoister.repeat += 1  # the condition and the element are computed once per element
-        if cond is not None:
-            clause += f" if {self.cond(cond, inner)}"
-        return clause, inner, v.code
+        self.charges.begin()      # ... and so is their work
+        condition = f" if {self.cond(cond, inner)}" if cond is not None else ""
+        return inner, v.code, it, condition
+
+    def _end_comprehension(self, iter_: A.Expr, var: str, it: str, condition: str, scope: Scope) -> str:
+        """Count the comprehension's work (its elements times the work per element); its clause."""
+        self.hoister.repeat -= 1
+        per = self.charges.end()
+        return f" for {var} in {self.counted(iter_, it, scope, per)}{condition}"
 
     def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
         """Names may not hide another visible name: a common source of silent mistakes."""
@@ -439,10 +469,9 @@ class Expressions:
             self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
 
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
-        clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         elt, t = self.expr(e.elt, inner)
-        self.hoister.repeat -= 1
-        return (f"[{elt}{clause}]", list_of(t))
+        return (f"[{elt}{self._end_comprehension(e.iter, var, it, condition, scope)}]", list_of(t))
 
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
         vt: Type | None = None
@@ -456,12 +485,11 @@ class Expressions:
         return ("{" + ", ".join(codes) + "}", map_of(STR, vt if vt is not None else ANY))
 
     def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
-        clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         kc, kt = self.expr(e.key, inner)
         self.check(kt, ("str",), e.key.span, "a map key")
         vc, vt = self.expr(e.value, inner)
-        self.hoister.repeat -= 1
-        return (f"{{{kc}: {vc}{clause}}}", map_of(STR, vt))
+        return (f"{{{kc}: {vc}{self._end_comprehension(e.iter, var, it, condition, scope)}}}", map_of(STR, vt))
 
     # ---------------------------------------------------------------- calls
     def _Call(self, e: A.Call, scope: Scope) -> Code:
@@ -479,6 +507,10 @@ class Expressions:
             inlined = self._inline(e, codes, params, scope)
             if inlined is not None:
                 return (inlined, ret)
+            if e.name in self.memo:  # a remembered value is charged what making it cost
+                self.paid.add(id(e))
+            work = self.formula_work.get(e.name)
+            self.charges.charge(1 + (work or 0))  # a formula without a known work counts its own
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
         if e.name not in BUILTINS:
             return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
@@ -511,13 +543,20 @@ class Expressions:
         saved = self.diags
         self.diags = DiagnosticBag()
         self.inline_depth += 1
+        self.charges.begin()
         try:
             code, _ = self.expr(body, inner)
             failed = self.diags.has_errors
         finally:
             self.diags = saved
             self.inline_depth -= 1
-        return None if failed else f"({code})"
+            work = self.charges.end()
+        if failed:
+            return None
+        self.charges.charge_cost(work)
+        if isinstance(body, (A.ListComp, A.MapComp, A.ListLit)) or body_is_sum_of_lists(body):
+            self.paid.add(id(e))  # a new list, its making counted
+        return f"({code})"
 
     def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
         name = e.name
@@ -526,10 +565,12 @@ class Expressions:
         if name in ("len", "count"):
             self.check(t0, ("list", "map", "str"), sp, f"the value of {name}()")
             return (f"len({a0})", INT)
+        if name in _VISITING_BUILTINS and t0.kind in ("list", "map"):
+            a0 = self.counted(e.args[0], a0, scope)  # these visit every element of their list
         if name == "sum":
             if self.check(t0, ("list",), sp, "the value of sum()"):
                 self.check(t0.elem, ("int",), sp, "the elements summed")
-            return (f"sum({a0})", INT)
+            return (f"_num(sum({a0}))", INT)
         if name in ("max", "min"):
             fn = "_max" if name == "max" else "_min"
             if len(args) == 2:
@@ -545,7 +586,10 @@ class Expressions:
         if name == "range":
             for (code, t), a in zip(args, e.args):
                 self.check(t, ("int",), a.span, "a range bound")
-            return (f"_range({', '.join(c for c, _ in args)})", list_of(INT))
+            bounds = [b for b in (fixed_value(a, self.resolver(scope)) for a in e.args) if type(b) is int]
+            if len(bounds) == len(e.args) and len(range(*bounds)) <= 1000:  # known numbers: made once
+                return (self.const("range", repr(bounds), list(range(*bounds))), list_of(INT))
+            return (f"_range(c, {', '.join(c for c, _ in args)})", list_of(INT))
         if name == "neighbours":
             self.check(t0, ("node",), sp, "the value of neighbours()")
             return (f"_adj[{a0}]", list_of(NODE))
@@ -600,10 +644,38 @@ class Expressions:
 
 
 _READS = (A.Name, A.Attr, A.Index)
+# Built-ins that visit every element of their first argument (len and count only read its length).
+_VISITING_BUILTINS = ("sum", "max", "min", "any", "all", "unique", "sorted", "reversed", "index", "keys", "str")
+# Numbers added or subtracted without a check: small fixed ones (a number cannot run away by them).
+_SMALL = 1 << 31
+
+
+def _grows(e: A.Expr, resolve: Resolve) -> bool:
+    """Can this sum or product make a number far bigger than its parts (so it must be checked)?
+
+    `x * y`, `x + y` and `x - y` of two numbers that are not small fixed values can double or
+    square a number each time they run; `x + 1` cannot run away.
+    """
+    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*"):
+        fixed = [_small(fixed_value(side, resolve)) for side in (e.left, e.right)]
+        if e.op == "*":
+            return not any(f is not None and abs(f) <= 1 for f in fixed)
+        return not any(f is not None for f in fixed) or any(_grows(side, resolve) for side in (e.left, e.right))
+    return False
+
+
+def _small(value: object) -> int | None:
+    return value if type(value) is int and abs(value) <= _SMALL else None
 _COSTLY = (A.ListComp, A.MapComp, A.Call)
 # Built-ins that only read their list: a kept (shared) list may be handed to them.
 _READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed")
 _CONTAINERS = ("list", "map", "tuple", "any")
+
+
+def body_is_sum_of_lists(e: A.Expr) -> bool:
+    """`[a] + [b for ...]`: a new list made of new lists."""
+    return isinstance(e, A.BinOp) and e.op == "+" and all(
+        isinstance(x, (A.ListComp, A.ListLit)) or body_is_sum_of_lists(x) for x in (e.left, e.right))
 
 
 def _plain_read(e: A.Expr) -> bool:

@@ -1,7 +1,7 @@
 """Constant folding: values the rules read from fixed game data, known when the rules are compiled.
 
 Tables are fixed for a compiled game (a variant's tables already replaced the defaults), so
-`prices.bare[1]`, `parcels_per_lot` or City's `forced_sales` have one value for every game the
+`prices.bare[1]`, `cards_per_hand` or a variant's switch `advanced_rules` have one value for every game the
 program plays. Reads of them with literal keys are written into the generated code as Python
 literals (`repr` of a plain value, never rule text), and conditions made only of such values are
 decided once: a branch that can never run is not generated for the agent path.

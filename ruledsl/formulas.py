@@ -6,6 +6,7 @@ from . import ast as A
 from .codegen import _Function
 from .compiler_base import CompilerBase
 from .diagnostics import Span
+from .budget import BudgetMixin, charge_lines
 from .hoist import cells
 from .scope import Scope
 from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
@@ -14,7 +15,7 @@ from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
 MEMO_LIMIT = 4096
 
 
-class FormulasMixin(CompilerBase):
+class FormulasMixin(BudgetMixin):
     """Signatures and code of formulas, and the parameters of formulas and phases."""
 
     def _inline_body(self, name: str) -> tuple[list[str], A.Expr] | None:
@@ -53,13 +54,21 @@ class FormulasMixin(CompilerBase):
         args = self._declare_params(formula.params, types, scope)
         fn = _Function(fn_name, ", ".join(["c"] + args))
         saved_returns, self.returns = self.returns, []
-        hoister = self.exprs.hoister
-        hoisting = hoister.begin_function(len(args))
+        exprs = self.exprs
+        hoisting = exprs.hoister.begin_function(len(args))
+        quiet = (exprs.hoister.off, exprs.charges.off)  # a formula is compiled once, for every use
+        exprs.hoister.off = exprs.charges.off = 0
+        self._push_region()
         if formula.expr is not None:
-            statement = hoister.begin_statement(scope.counter[0])
-            code, ret = self.exprs.expr(formula.expr, scope)
-            for line in cells(hoister.end_statement(statement), [code]):
+            statement = exprs.begin_statement(scope)
+            code, ret = exprs.expr(formula.expr, scope)
+            temps, cost = exprs.end_statement(statement)
+            for line in cells(temps, [code]):
                 fn.emit(line, None)
+            if cost.terms:
+                for line in charge_lines(cost.code(), None, True):
+                    fn.emit(line, formula.expr.span)
+            self.regions[-1].add(cost.static, formula.expr.span)
             fn.emit(f"return {code}", formula.expr.span)
         else:
             self._stmts(formula.body, scope, fn, [], context="formula")
@@ -68,7 +77,15 @@ class FormulasMixin(CompilerBase):
                 ret = t if ret.kind == "none" and not ret.nullable else unify(ret, t)
             if not self.returns:
                 self.diags.error(formula.name_span, "no-return", f"formula '{name}' never returns a value")
-        kept = hoister.end_function(hoisting)
+        region = self._pop_region()
+        text = "\n".join(line for _, line, _ in fn.blocks[0])
+        if formula.expr is not None and "c.steps" not in text and "_cnt(" not in text:
+            exprs.formula_work[name] = region.steps  # known now: every call site counts it
+        else:
+            exprs.formula_work[name] = None  # counted by the formula itself as it runs
+            self._charge_region(fn, 0, 0, 1, region, 0)
+        exprs.hoister.off, exprs.charges.off = quiet
+        kept = exprs.hoister.end_function(hoisting)
         if kept:
             fn.blocks[0][0:0] = [(1, line, None) for line in cells(kept, [text for _, text, _ in fn.blocks[0]])]
         self.returns = saved_returns

@@ -1,11 +1,11 @@
 """Hoisting: a costly part of an expression that cannot change is computed once, when first needed.
 
 Inside a comprehension, a sub-expression that reads none of the comprehension's variables gives
-the same value at every element: London's `any_colour(you)` inside `playable(you)`'s list of
+the same value at every element: a test on the player (`can_afford(you)`) inside a list of the
 cards, for instance, was computed once per card and per card again. Within one statement nothing
 changes the state, so such a value can be kept from its first evaluation to the end of the
 statement. In a formula nothing ever changes the state or the parameters, so a value that reads
-only those can be kept for the whole call (City's `free(cell)` inside the loops of `moves`).
+only those can be kept for the whole call (a list of occupied cells inside a path search).
 
 The value is kept lazily, in a one-element list made before the statement (or at the top of the
 formula): `(_h3[0] if _h3[0] is not _U else _set(_h3, <code>))`. It is computed exactly where

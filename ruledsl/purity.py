@@ -2,7 +2,7 @@
 
 A formula whose value depends only on its arguments and the game's fixed data (tables, board
 attributes and edges, component attributes) gives the same value for the same arguments in every
-game of the compiled program: City's path search over its street graph is the example. Such a
+game of the compiled program: a path search over the board's street graph is the example. Such a
 formula can be computed once per argument list and remembered (`memoised`).
 
 The pass looks at the checked tree only, and errs on the side of "reads state": any field of a

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol
 
 if TYPE_CHECKING:
     from .types import Type
@@ -13,10 +13,61 @@ class RuleRuntimeError(Exception):
     """A rule did something impossible while running (empty draw, division by zero, ...)."""
 
 
-RANGE_LIMIT = 100_000
-# Work allowed between two decisions, and how deep phases that may wait can run each other.
+# Limits on what rules may make (docs/language.md, "Limits"): each is a rule error when passed.
+RANGE_LIMIT = 100_000            # numbers in one range()
+LIST_LIMIT = 1_000_000           # elements of a list
+TEXT_LIMIT = 1_000_000           # characters of a text
+NUMBER_LIMIT = 10 ** 18          # size of a whole number computed by the rules (a billion billion)
+# Work allowed between two decisions (see ruledsl/cost.py), and how deep phases that may wait can
+# run each other.
 STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
+
+
+class Budgeted(Protocol):
+    """What the counting helpers need of the runtime: its step counter, and the error it raises."""
+
+    steps: int
+
+    def out_of_steps(self) -> None: ...  # noqa: E704
+
+
+def count(c: Budgeted, items: Any, k: Any) -> Any:
+    """Charge len(items) * k steps for visiting a list whose length is known only now."""
+    c.steps -= len(items) * k
+    if c.steps < 0:
+        c.out_of_steps()
+    return items
+
+
+def cat(c: Budgeted, a: list[Any], b: list[Any]) -> list[Any]:
+    """`a + b` of lists: counted, and refused past the size limit."""
+    n = len(a) + len(b)
+    if n > LIST_LIMIT:
+        raise RuleRuntimeError(f"a list of {n:,} elements is over the limit of {LIST_LIMIT:,}")
+    c.steps -= n
+    if c.steps < 0:
+        c.out_of_steps()
+    return a + b
+
+
+def text_cat(c: Budgeted, a: str, b: str) -> str:
+    """`a + b` of texts: counted, and refused past the size limit."""
+    n = len(a) + len(b)
+    if n > TEXT_LIMIT:
+        raise RuleRuntimeError(f"a text of {n:,} characters is over the limit of {TEXT_LIMIT:,}")
+    c.steps -= n
+    if c.steps < 0:
+        c.out_of_steps()
+    return a + b
+
+
+def number(value: int) -> int:
+    """A whole number the rules computed, refused when it is past the limit."""
+    if -NUMBER_LIMIT <= value <= NUMBER_LIMIT:
+        return value
+    raise RuleRuntimeError("a whole number past the limit of 10^18 (a billion billion): "
+                           "does a rule multiply or add without end?")
 
 
 # The content of a kept value's cell before its first computation (see ruledsl/hoist.py).
@@ -71,21 +122,28 @@ def rmin(items: Iterable[Any], *more: Any) -> Any:
     return min(values)
 
 
-def rrange(a: int, b: int | None = None) -> list[int]:
-    """range as a list, refusing absurd sizes."""
+def rrange(c: Budgeted, a: int, b: int | None = None) -> list[int]:
+    """range as a list, counted, refusing absurd sizes."""
     lo, hi = (0, a) if b is None else (a, b)
     if hi - lo > RANGE_LIMIT:
         raise RuleRuntimeError(f"range of {hi - lo} numbers is over the limit of {RANGE_LIMIT}")
+    if hi > lo:
+        c.steps -= hi - lo
+        if c.steps < 0:
+            c.out_of_steps()
     return list(range(lo, hi))
 
 
 def unique(items: Iterable[Any]) -> list[Any]:
-    """The items without repeats, in first-seen order."""
-    seen: list[Any] = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen
+    """The items without repeats, in first-seen order (in one pass when they are plain values)."""
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:  # lists (tuples) as items: compared one by one
+        seen: list[Any] = []
+        for item in items:
+            if item not in seen:
+                seen.append(item)
+        return seen
 
 
 def index_of(items: list[Any], value: Any) -> int:
@@ -165,11 +223,11 @@ def make_identifier(t: "Type", node_ids: tuple[Any, ...],
     return lambda v: "none" if v is None else str(v)
 
 
-def follow(exits: tuple[tuple[int, Any], ...], value: Any) -> int | None:
+def follow(exits: Iterable[Any], value: Any) -> int | None:
     """The first node reached by an edge whose attribute equals value, or None."""
     for node, attr in exits:
         if attr == value:
-            return node
+            return int(node)
     return None
 
 

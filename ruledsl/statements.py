@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from . import ast as A
 from . import runtime_support as R
+from .budget import BudgetMixin, Region, charge_lines
 from .codegen import _Function, _Loop, _fresh, copy_code, flat
-from .compiler_base import CompilerBase
+from .cost import LOG_STEPS, Cost
+from .exprcost import PAID
 from .diagnostics import Span, an, did_you_mean
 from .emptiness import EmptyOptions
 from .exprgen import Code
@@ -18,28 +20,31 @@ _FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A
                        A.ExprStmt)
 
 
-class StatementsMixin(CompilerBase):
+class StatementsMixin(BudgetMixin):
     """Phases and the statements in them, one Python line or block each."""
 
     def _compile_phase(self, phase: A.Phase) -> None:
-        saved = self.exprs.hoister.begin_function(None)
-        self._compile_phase_body(phase)
-        self.exprs.hoister.end_function(saved)
-
-    def _compile_phase_body(self, phase: A.Phase) -> None:
         resumable = phase.name in self.resumable
         scope = Scope(None, persistent=resumable)
         args = self._declare_params(phase.params, self._params(phase.params), scope)
         if resumable:
             fn = _Function(self.phase_fn[phase.name], "c, L", resumable=True)
-            self._stmts(phase.body, scope, fn, [], context="resumable")
+            self._phase_body(phase, scope, fn, "resumable")
             fn.emit("return -1", None)
         else:
             fn = _Function(self.phase_fn[phase.name], ", ".join(["c"] + args))
-            self._stmts(phase.body, scope, fn, [], context="direct")
+            self._phase_body(phase, scope, fn, "direct")
         self._warn_unused(scope)
         self._warn_empty_options(phase)
         self.functions.append(fn)
+
+    def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
+        """A phase's statements; running the phase counts one step plus the work known now."""
+        hoisting = self.exprs.hoister.begin_function(None)
+        self._push_region()
+        self._stmts(phase.body, scope, fn, [], context)
+        self._charge_region(fn, 0, 0, 1, self._pop_region(), 1)
+        self.exprs.hoister.end_function(hoisting)
 
     def _never_empty(self, name: str) -> bool:
         """Game data that always has an element: the seats, the board, a collection, a list table."""
@@ -79,16 +84,23 @@ class StatementsMixin(CompilerBase):
                                      "a formula may only change its own variables (made with let), "
                                      "never the game or the values it was given")
                     continue
+            # Values kept while the statement runs (hoist.py) get their cells just before it, and
+            # its work known only at run time is charged there (cost.py).
+            block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
+            saved = self.exprs.begin_statement(scope)
             if context == "resumable" and self._suspends(s):
+                self.exprs.hoister.off += 1
                 self._suspending(s, scope, fn, loops)
+                self.exprs.hoister.off -= 1
             else:
-                # Values kept while the statement runs (hoist.py) get their cells just before it.
-                block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
-                saved = self.exprs.hoister.begin_statement(scope.counter[0])
                 self._simple(s, scope, fn, loops, context)
-                temps = self.exprs.hoister.end_statement(saved)
-                inits = cells(temps, [line for _, line, _ in fn.blocks[block][pos:]]) if temps else []
-                fn.blocks[block][pos:pos] = [(depth, line, None) for line in inits]
+            temps, cost = self.exprs.end_statement(saved)
+            lines: list[tuple[int, str, Span | None]] = [
+                (depth, line, None) for line in cells(temps, [x for _, x, _ in fn.blocks[block][pos:]])]
+            if cost.terms:
+                lines += [(depth, line, s.span) for line in charge_lines(cost.code(), None, True)]
+            fn.blocks[block][pos:pos] = lines
+            self.regions[-1].add(cost.static, s.span)
         if fn.cur == 0 and len(fn.blocks[fn.cur]) == start and context != "resumable":
             fn.emit("pass", None)
 
@@ -108,8 +120,8 @@ class StatementsMixin(CompilerBase):
     def _value(self, e: A.Expr, scope: Scope) -> Code:
         """An expression whose value will be stored: containers are copied unless fresh."""
         code, t = self.exprs.expr(e, scope)
-        if not _fresh(e, t):
-            code = copy_code(code, t)
+        if not _fresh(e, t) and copy_code(code, t) != code:
+            code = copy_code(self.exprs.counted(e, code, scope), t)  # a copy visits every element
         return code, t
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
@@ -139,30 +151,15 @@ class StatementsMixin(CompilerBase):
             # of copying is not enough (the body may change an inner list before the loop reaches
             # it), nor may calls be trusted (a formula may return a field's own list). No copy is
             # needed when the body cannot change that list (mutation.py).
-            it, t = self.exprs.read(s.iter, scope)
-            if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
-                it = copy_code(it, t)
-            self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
-            inner = scope.child()
-            var = self._declare(s.var, t.elem, s.span, inner, "loop")
-            inner.vars[s.var].used = True
-            emit(f"for {var} in {it}:", s.span)
-            fn.depth += 1
-            self._tick(s.span, fn)
-            fn.depth -= 1
-            self.exprs.hoister.loops += 1
-            self._body(s.body, inner, fn, loops + [_Loop(native=True)], context)
-            self.exprs.hoister.loops -= 1
+            self._for(s, scope, fn, loops, context)
         elif isinstance(s, A.While):
-            self.exprs.hoister.off += 1  # the condition is computed again at every pass
+            loop = self._loop(s.span)
+            self.exprs.hoister.off += 1  # the condition is computed again at every pass ...
+            self.exprs.charges.begin()   # ... and its work is charged at every pass
             emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
+            condition = self.exprs.charges.end()
             self.exprs.hoister.off -= 1
-            fn.depth += 1
-            self._tick(s.span, fn)
-            fn.depth -= 1
-            self.exprs.hoister.loops += 1
-            self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
-            self.exprs.hoister.loops -= 1
+            self._loop_body(s, scope, fn, loops, context, loop, condition)
         elif isinstance(s, A.Break):
             if not loops:
                 self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
@@ -199,7 +196,7 @@ class StatementsMixin(CompilerBase):
             self._pay(s, scope, fn)
         elif isinstance(s, A.Shuffle):
             code, _ = self._list_target(s.target, scope, "shuffle")
-            emit(f"c.shuffle({code})", s.span)
+            emit(f"c.shuffle({self.exprs.counted(s.target, code, scope)})", s.span)
         elif isinstance(s, A.Roll):
             code, t = self.exprs.expr(s.source, scope)
             self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
@@ -207,6 +204,7 @@ class StatementsMixin(CompilerBase):
             emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
         elif isinstance(s, A.Draw):
             code, t = self._list_target(s.source, scope, "draw from")
+            code = self.exprs.counted(s.source, code, scope)  # taking the first element moves the others
             var = self._declare(s.var, t.elem, s.span, scope)
             emit(f"{var} = _draw({code})", s.span)
         elif isinstance(s, A.Add):
@@ -215,11 +213,12 @@ class StatementsMixin(CompilerBase):
             value, vt = self._value(s.value, scope)
             if not assignable(t.elem, vt):
                 self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}")
+            emit(f"if len({code}) >= {R.LIST_LIMIT}: c.too_long()", s.span)
             emit(f"{code}.append({value})", s.span)
         elif isinstance(s, A.Remove):
             code, t = self._list_target(s.target, scope, "remove from")
             value, _ = self.exprs.expr(s.value, scope)
-            emit(f"_remove({code}, {value})", s.span)
+            emit(f"_remove({self.exprs.counted(s.target, code, scope)}, {value})", s.span)
         elif isinstance(s, A.Choose) and context == "agent":
             self._ask(s, scope, fn)
         elif isinstance(s, A.Choose):
@@ -227,10 +226,50 @@ class StatementsMixin(CompilerBase):
         else:  # pragma: no cover - the grammar has no other statements
             self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
 
-    def _tick(self, span: Span, fn: _Function) -> None:
-        self.loop_spans.append(span)
-        fn.emit("c.steps -= 1", span)
-        fn.emit(f"if c.steps < 0: c.runaway({len(self.loop_spans) - 1})", span)
+    def _for(self, s: A.For, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        """A native for loop, charged for all its passes when it starts (see budget.py)."""
+        it, t = self.exprs.read(s.iter, scope)
+        self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
+        waits = context == "agent" and self._suspends(s)  # charged per pass, as its waiting form
+        size = None if waits else self.exprs.size_of(s.iter, it, scope)
+        if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
+            it = copy_code(it, t)
+        loop = self._loop(s.span)
+        block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
+        guarded = True  # the length is read before the statement reads the list
+        if not waits and not isinstance(size, (int, str)) or size == PAID:
+            temp = scope.fresh("t")  # its length is known once it is made
+            fn.emit(f"{temp} = {it}", s.span)
+            it, size, pos, guarded = temp, f"len({temp})", pos + 1, False
+        inner = scope.child()
+        var = self._declare(s.var, t.elem, s.span, inner, "loop")
+        inner.vars[s.var].used = True
+        fn.emit(f"for {var} in {it}:", s.span)
+        body = self._loop_body(s, inner, fn, loops, context, loop if waits else None, None)
+        if waits:
+            return
+        # Named when the budget runs out: this loop, or the loop in its body doing most of the work.
+        span, blamed = (body.span, body.loop) if body.steps > 1 and body.loop is not None else (s.span, loop)
+        if isinstance(size, int):
+            self.regions[-1].add(size * (1 + body.steps), span, blamed)
+        else:
+            self._insert_charge(fn, block, pos, depth, f"{size} * {1 + body.steps}", span, blamed, guarded)
+
+    def _loop_body(self, s: A.For | A.While, scope: Scope, fn: _Function, loops: list[_Loop], context: str,
+                   tick: int | None, condition: Cost | None) -> Region:
+        """A loop's body in its own region; `tick`: the loop whose passes are each charged (with
+        the condition's work, for a while loop)."""
+        block, pos = fn.cur, len(fn.blocks[fn.cur])
+        self._push_region()
+        self.exprs.hoister.loops += 1
+        self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
+        self.exprs.hoister.loops -= 1
+        region = self._pop_region()
+        if tick is not None:
+            amount = " + ".join([str(1 + region.steps + (condition.static if condition else 0))]
+                                + (condition.terms if condition else []))
+            self._insert_charge(fn, block, pos, fn.depth + 1, amount, s.span, tick, bool(condition and condition.terms))
+        return region
 
     def _return(self, s: A.Return, scope: Scope, fn: _Function, context: str) -> None:
         if context == "formula":
@@ -346,6 +385,26 @@ class StatementsMixin(CompilerBase):
         fn.emit(f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})", s.span)
 
     def _log(self, s: A.Log, scope: Scope, fn: _Function) -> None:
+        # A log line counts LOG_STEPS, log or no log. The work of building it is done only when the
+        # log is kept (never in simulations, where nobody reads it), so it is counted against the
+        # budget while it runs and then given back: the game is the same either way.
+        self.exprs.charges.charge(LOG_STEPS)
+        self.exprs.charges.begin()
+        self.exprs.hoister.off += 1  # nothing worth keeping in a line built once, and only sometimes
+        call = self._log_call(s, scope)
+        self.exprs.hoister.off -= 1
+        work = self.exprs.charges.end()
+        fn.emit("if c.logging:", s.span)
+        fn.depth += 1
+        fn.emit("_s = c.steps", s.span)
+        if work.static or work.terms:
+            for line in charge_lines(" + ".join([str(work.static)] + work.terms), None, bool(work.terms)):
+                fn.emit(line, s.span)
+        fn.emit(call, s.span)
+        fn.emit("c.steps = _s", s.span)
+        fn.depth -= 1
+
+    def _log_call(self, s: A.Log, scope: Scope) -> str:
         fields = []
         seats = []
         for name, e in s.fields:
@@ -374,5 +433,4 @@ class StatementsMixin(CompilerBase):
             else:
                 self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}")
         seat_code = " + ".join(seats) if seats else "[]"
-        # Off in simulations, where nobody reads the log: its texts are most of a step's work.
-        fn.emit(f"if c.logging: c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})", s.span)
+        return f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})"

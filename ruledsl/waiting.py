@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from . import ast as A
 from . import runtime_support as R
-from .codegen import _Function, _Loop, copy_code, flat
-from .compiler_base import CompilerBase
+from .budget import BudgetMixin, Region
+from .codegen import _Function, _Loop, _fresh, copy_code, flat
+from .cost import Cost
+from .exprcost import PAID
 from .program import ChooseSpec
 from .scope import Scope
 from .diagnostics import Span
 from .runtime_support import MAX_DEPTH
-from .types import SEAT, assignable, list_of
+from .types import SEAT, Type, assignable, list_of
 
 
-class WaitingMixin(CompilerBase):
+class WaitingMixin(BudgetMixin):
     """`choose`, and the runs, ifs and loops that contain one, as blocks the engine can pause between."""
 
     def _suspending(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop]) -> None:
@@ -55,21 +57,30 @@ class WaitingMixin(CompilerBase):
             fn.emit(f"return {end}", None)
             fn.switch(end)
         elif isinstance(s, A.While):
+            loop = self._loop(s.span)
             head, body_b, end = fn.new_block(), fn.new_block(), fn.new_block()
             emit(f"return {head}", s.span)
             fn.switch(head)
-            self._tick(s.span, fn)
+            self.exprs.charges.begin()  # the condition's work, charged at every pass
             fn.emit(f"if not {self.exprs.cond(s.cond, scope)}: return {end}", s.span)
+            condition = self.exprs.charges.end()
             fn.emit(f"return {body_b}", s.span)
             fn.switch(body_b)
             child = scope.child()
+            self._push_region()
             self._stmts(s.body, child, fn, loops + [_Loop(False, end)], "resumable")
+            self._charge_pass(fn, body_b, loop, s.span, self._pop_region(), condition)
             self._warn_unused(child)
             fn.emit(f"return {head}", None)
             fn.switch(end)
         elif isinstance(s, A.For):
-            it, t = self._value(s.iter, scope)
+            # The list is copied (a value the loop keeps across decisions); the copy is not counted,
+            # as the direct form may not make it: the loop's passes are.
+            it, t = self.exprs.expr(s.iter, scope)
+            if not _fresh(s.iter, t):
+                it = copy_code(it, t)
             self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
+            loop = self._loop(s.span)
             k = scope.fresh("")
             seq, idx = f"L['$s{k}']", f"L['$i{k}']"
             head, body_b, end = fn.new_block(), fn.new_block(), fn.new_block()
@@ -85,7 +96,9 @@ class WaitingMixin(CompilerBase):
             fn.emit(f"{idx} += 1", s.span)
             fn.emit(f"return {body_b}", s.span)
             fn.switch(body_b)
+            self._push_region()
             self._stmts(s.body, inner, fn, loops + [_Loop(False, end)], "resumable")
+            self._charge_pass(fn, body_b, loop, s.span, self._pop_region(), None)
             self._warn_unused(inner)
             fn.emit(f"return {head}", None)
             fn.switch(end)
@@ -101,7 +114,7 @@ class WaitingMixin(CompilerBase):
         if s.each_var is None:
             by, bt = self.exprs.expr(s.by, scope)
             self.exprs.check(bt, ("seat",), s.by.span, "who chooses")
-            opts, ot = self._value(s.options, scope)
+            opts, ot = self._kept(s.options, scope)
             prompt = self._prompt(s, scope)
             self.exprs.check(ot, ("list",), s.options.span, "the options of a choice")
             elem = ot.elem
@@ -116,8 +129,10 @@ class WaitingMixin(CompilerBase):
             self.exprs.no_shadow(s.each_var, s.span, scope)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
             sv.used = True
-            self.exprs.hoister.repeat += 1  # the options are computed once per seat
-            opts, ot = self._value(s.options, inner)
+            self.exprs.hoister.repeat += 1  # the options are computed once per seat ...
+            self.exprs.charges.begin()      # ... and so is their work
+            opts, ot = self._kept(s.options, inner)
+            self.exprs.charges.charge_cost(self.exprs.charges.end().times(self._seat_count(s.by, seats, scope)))
             self.exprs.hoister.repeat -= 1
             self.exprs.check(ot, ("list",), s.options.span, "the options of a choice")
             prompt = self._prompt(s, inner)
@@ -139,6 +154,17 @@ class WaitingMixin(CompilerBase):
         fn.emit(f"return {after}", s.span)
         fn.switch(after)
 
+    def _kept(self, e: A.Expr, scope: Scope) -> tuple[str, "Type"]:
+        """Options kept in a pending decision: copied, the copy not counted (the direct form of the
+        choice makes none, and both forms must count the same work)."""
+        code, t = self.exprs.expr(e, scope)
+        return (code if _fresh(e, t) else copy_code(code, t)), t
+
+    def _seat_count(self, e: A.Expr, code: str, scope: Scope) -> int | str:
+        """How many seats a simultaneous choice asks (for counting the work of their options)."""
+        size = self.exprs.size_of(e, code, scope)
+        return size if isinstance(size, int) or (isinstance(size, str) and size != PAID) else "c.nseats"
+
     def _prompt(self, s: A.Choose, scope: Scope) -> str:
         """The prompt's code: it goes into a function of its own, so it keeps no value (hoist.py)."""
         if s.prompt is None:
@@ -148,6 +174,13 @@ class WaitingMixin(CompilerBase):
             return self.exprs.template(s.prompt, scope)
         finally:
             self.exprs.hoister.off -= 1
+
+    def _charge_pass(self, fn: _Function, body_block: int, loop: int, span: Span, body: Region,
+                     condition: Cost | None) -> None:
+        """Charge every pass of a loop that waits, as its body starts (as the direct form does)."""
+        amount = " + ".join([str(1 + body.steps + (condition.static if condition else 0))]
+                            + (condition.terms if condition else []))
+        self._insert_charge(fn, body_block, 0, 1, amount, span, loop, bool(condition and condition.terms))
 
     # -- the agent path: decisions answered at once, inside one direct function per phase
     def _ask(self, s: A.Choose, scope: Scope, fn: _Function) -> None:
@@ -163,10 +196,12 @@ class WaitingMixin(CompilerBase):
             inner = Scope(scope, scope.persistent, scope.counter)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
             sv.used = True
-            self.exprs.hoister.repeat += 1  # the options are computed once per seat
+            self.exprs.hoister.repeat += 1  # the options are computed once per seat ...
+            self.exprs.charges.begin()      # ... and so is their work
             opts, ot = self.exprs.expr(s.options, inner)
             if not flat(ot.elem):  # elements that may be changed: copy like a stored value
-                opts, ot = self._value(s.options, inner)
+                opts = copy_code(opts, ot)
+            self.exprs.charges.charge_cost(self.exprs.charges.end().times(self._seat_count(s.by, seats, scope)))
             self.exprs.hoister.repeat -= 1
             var_type = list_of(ot.elem.or_none())
             call = f"c.ask_each({spec_id}, {seats}, lambda {sv.code}: {opts})"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ruledsl.diagnostics import Span
-from ruledsl.runtime_support import MAX_DEPTH, STEP_BUDGET, RuleRuntimeError
+from ruledsl.runtime_support import LIST_LIMIT, MAX_DEPTH, NUMBER_LIMIT, STEP_BUDGET, RuleRuntimeError
 
 from . import rng
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_DEPTH", "STEP_BUDGET", "Capped", "Ended", "Located", "Picker", "Runtime", "by_seat"]
 
 CALL = 1
+# Characters of event log one decision may write (only while the log is kept).
+LOG_LIMIT = 10_000_000
 SUSPEND = 2
 
 # A bot's answer in agent mode: (state, seat, the seat's legal options) -> index of the option chosen.
@@ -85,6 +87,7 @@ class Runtime:
             self.seats = list(range(self.nseats))
         self.action = 0
         self.steps = STEP_BUDGET
+        self.logged = 0
         # Phases that may wait and are running: frames on the stack, plus direct calls in agent mode.
         self.depth = len(state["stack"])
 
@@ -143,7 +146,7 @@ class Runtime:
         if not n:
             raise self._empty(spec_id, by)
         k = self.pick(spec_id, by, options)
-        self.steps = STEP_BUDGET
+        self.steps, self.logged = STEP_BUDGET, 0  # a decision: the budget starts again
         return options[k]
 
     def ask_each(self, spec_id: int, seats: list[int], options_of: Any) -> list[Any]:
@@ -162,7 +165,7 @@ class Runtime:
                 values[s] = opts[self.pick(spec_id, s, opts)]
                 asked = True
         if asked:
-            self.steps = STEP_BUDGET
+            self.steps, self.logged = STEP_BUDGET, 0
         return values
 
     def pick(self, spec_id: int, seat: int, options: list[Any]) -> int:
@@ -211,6 +214,10 @@ class Runtime:
 
     def log(self, kind: str, data: dict[str, Any], seats: list[int], text: str, to: list[int] | None) -> None:
         """Append an event to the game's log."""
+        self.logged += len(text)
+        if self.logged > LOG_LIMIT:
+            raise RuleRuntimeError(f"the rules wrote more than {LOG_LIMIT:,} characters of log without a "
+                                   "decision: does a log line run in a loop without end?")
         self.state["log"].append({"kind": kind, "text": text, "seats": seats, "data": data, "to": to})
 
     def transfer(self, seat: int, field: str, amount: int, is_payment: bool) -> None:
@@ -219,6 +226,9 @@ class Runtime:
             raise RuleRuntimeError(f"cannot {'pay' if is_payment else 'gain'} a negative amount ({amount})")
         column = self.S[field]
         ledger = self.state["ledger"].setdefault(field, [[0] * self.nseats, [0] * self.nseats])
+        if amount > NUMBER_LIMIT or column[seat] + amount > NUMBER_LIMIT:
+            raise RuleRuntimeError(f"{'paying' if is_payment else 'gaining'} {amount} {field} goes past the "
+                                   "limit of 10^18 (a billion billion)")
         if is_payment:
             if amount > column[seat]:
                 raise RuleRuntimeError(f"{self.names[seat]} cannot pay {amount} {field}: has {column[seat]}")
@@ -243,3 +253,12 @@ class Runtime:
         """A loop used up the step budget."""
         raise Located(f"this loop ran more than {STEP_BUDGET:,} steps without a decision: "
                       "does it ever end?", self.loop_spans[loop])
+
+    def out_of_steps(self) -> None:
+        """The statement being run used up the step budget (its place comes from the traceback)."""
+        raise RuleRuntimeError(f"the rules did more than {STEP_BUDGET:,} steps of work without a decision "
+                               "here: is a list, or the work done for each of its elements, without end?")
+
+    def too_long(self) -> None:
+        """`add` to a list already at the size limit."""
+        raise RuleRuntimeError(f"a list may hold at most {LIST_LIMIT:,} elements")
