@@ -9,8 +9,10 @@ loop, or the statement, that contributed most to it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
+from . import cost
 from .codegen import _Function
 from .compiler_base import CompilerBase
 from .diagnostics import Span
@@ -18,10 +20,13 @@ from .diagnostics import Span
 
 @dataclass
 class Region:
-    """Work known when compiling, in one function body or loop body."""
+    """Work of one function body or loop body: known when compiling (`steps`), or read from lists
+    that exist when the body starts (`terms`: Python, computed there)."""
 
+    start: int | None = None     # variables numbered up to this exist when the body starts (None: unknown)
     steps: int = 0
-    span: Span | None = None     # where the largest part of it is
+    terms: list[str] = field(default_factory=list)
+    span: Span | None = None     # where the largest known part of it is
     loop: int | None = None      # ... when that part is a loop (its index in loop_spans)
     largest: int = -1
 
@@ -30,6 +35,16 @@ class Region:
         self.steps += steps
         if steps > self.largest:
             self.largest, self.span, self.loop = steps, span, loop
+
+    def takes(self, term: str) -> bool:
+        """Can this run-time term be charged when the body starts (it reads nothing made later)?"""
+        if self.start is None or "L[" in term:
+            return False
+        return all(int(n) <= self.start for n in _NUMBERED.findall(term))
+
+    def amount(self, extra: int = 0) -> str:
+        """Python for the whole amount."""
+        return " + ".join([str(self.steps + extra)] + self.terms)
 
 
 def stop(loop: int | None) -> str:
@@ -45,6 +60,9 @@ def charge_lines(amount: str, loop: int | None, guarded: bool) -> list[str]:
     return lines + [f"if c.steps < 0: {stop(loop)}"]
 
 
+_NUMBERED = re.compile(r"\b_[lcth](\d+)\b")
+
+
 class BudgetMixin(CompilerBase):
     """Regions of known work, and the lines that charge them."""
 
@@ -55,8 +73,8 @@ class BudgetMixin(CompilerBase):
         self.loop_spans.append(span)
         return len(self.loop_spans) - 1
 
-    def _push_region(self) -> None:
-        self.regions.append(Region())
+    def _push_region(self, start: int | None = None) -> None:
+        self.regions.append(Region(start))
 
     def _pop_region(self) -> Region:
         return self.regions.pop()
@@ -64,9 +82,12 @@ class BudgetMixin(CompilerBase):
     def _insert_charge(self, fn: _Function, block: int, pos: int, depth: int, amount: str, span: Span | None,
                        loop: int | None, guarded: bool) -> None:
         """Charge lines at a place already passed (a loop's head, a function's top)."""
+        if not cost.COUNT_WORK:
+            return
         fn.blocks[block][pos:pos] = [(depth, line, span) for line in charge_lines(amount, loop, guarded)]
 
     def _charge_region(self, fn: _Function, block: int, pos: int, depth: int, region: Region, extra: int) -> None:
-        """Charge a region's known work (plus `extra`), if any, at a place already passed."""
-        if region.steps + extra:
-            self._insert_charge(fn, block, pos, depth, str(region.steps + extra), region.span, region.loop, False)
+        """Charge a region's work (plus `extra`), if any, at a place already passed."""
+        if region.steps + extra or region.terms:
+            self._insert_charge(fn, block, pos, depth, region.amount(extra), region.span, region.loop,
+                                bool(region.terms))

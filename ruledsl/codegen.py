@@ -169,5 +169,5 @@ _HELPERS: dict[str, Any] = {
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
     "_reversed": _reversed, "_follow": R.follow, "_U": R.UNSET, "_set": R.keep,
-    "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number,
+    "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number, "_llen": R.list_length,
 }

@@ -72,6 +72,10 @@ class CompilerBase:
         """statements.py"""
         raise NotImplementedError
 
+    def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list["_Loop"], context: str) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
     def _simple(self, s: A.Stmt, scope: Scope, fn: "_Function", loops: list["_Loop"], context: str) -> None:
         """statements.py"""
         raise NotImplementedError

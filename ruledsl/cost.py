@@ -30,6 +30,9 @@ from dataclasses import dataclass, field
 
 # Steps charged for a log line (so that a runaway log is stopped like a runaway loop).
 LOG_STEPS = 50
+# Off only in benchmarks/bench_games.py, to measure what counting costs: rules compiled without it
+# have no protection against runaway work at all.
+COUNT_WORK = True
 
 
 @dataclass
@@ -85,7 +88,7 @@ class Charges:
 
     def charge(self, static: int = 0, term: str | None = None) -> None:
         """Count some work, if anything is being counted."""
-        if self.stack and not self.off:
+        if self.stack and not self.off and COUNT_WORK:
             top = self.stack[-1]
             top.static += static
             if term:
@@ -93,5 +96,5 @@ class Charges:
 
     def charge_cost(self, cost: Cost) -> None:
         """Count a piece of work."""
-        if self.stack and not self.off:
+        if self.stack and not self.off and COUNT_WORK:
             self.stack[-1].add(cost)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from . import ast as A
+from . import cost
 from .cost import Charges, Cost
 from .folding import Resolve, fixed_value
 from .hoist import Hoister
@@ -31,7 +32,7 @@ class ExprCostMixin:
     stmt_start: int
     hoister: Hoister
     world: World
-    paid: set[int]
+    known_sizes: dict[int, int | str | None]
 
     def resolver(self, scope: Scope) -> Resolve:
         """exprgen.py"""
@@ -58,8 +59,10 @@ class ExprCostMixin:
             return len(value)
         if isinstance(e, A.ListLit):
             return len(e.items)
-        if isinstance(e, (A.ListComp, A.MapComp, A.BinOp)):  # `+` of lists: counted by _cat as it runs
+        if isinstance(e, (A.ListComp, A.MapComp)):
             return PAID
+        if isinstance(e, A.BinOp):  # `+` of lists: its making visits both parts, counted there
+            return self.known_sizes.get(id(e), PAID)
         if isinstance(e, A.Name) and scope.lookup(e.name) is None:
             if e.name in ("seats",):
                 return "c.nseats"
@@ -69,8 +72,8 @@ class ExprCostMixin:
                 if e.name == component.collection:
                     return len(component.ids)
         if isinstance(e, A.Call):
-            if id(e) in self.paid:
-                return PAID
+            if id(e) in self.known_sizes:
+                return self.known_sizes[id(e)]
             if e.name == "neighbours":
                 return max((len(a) for a in w.adjacency), default=0)
             if e.name == "exits" and len(e.args) == 2 and isinstance(e.args[1], A.Template) \
@@ -95,9 +98,20 @@ class ExprCostMixin:
         statement's own comprehensions)?"""
         return all(int(n) <= self.stmt_start for n in _COMP_VAR.findall(code))
 
+    @staticmethod
+    def total(sizes: list[int | str | None]) -> int | str | None:
+        """The length of a list made of lists of these lengths."""
+        if all(isinstance(x, int) for x in sizes):
+            return sum(x for x in sizes if isinstance(x, int))
+        if all(isinstance(x, (int, str)) and x != PAID for x in sizes):
+            return " + ".join(str(x) for x in sizes if x is not None)
+        return PAID
+
     def counted(self, e: A.Expr, code: str, scope: Scope, per: Cost | None = None) -> str:
         """Count a visit of every element of the list `e` (with `per` more work for each element);
         the code to use for `e` (wrapped in `_cnt` when its length is only known as it runs)."""
+        if not cost.COUNT_WORK:
+            return code
         per = per or Cost()
         size = self.size_of(e, code, scope)
         if size == PAID:  # visiting was counted when the list was made; more work per element is not

@@ -9,6 +9,7 @@ from typing import Callable
 from . import ast as A
 from .diagnostics import DiagnosticBag, Span, an, did_you_mean
 from .folding import UNKNOWN, Resolve, fixed_value, literal
+from . import cost
 from .cost import Charges, Cost
 from .exprcost import PAID, ExprCostMixin
 from .hoist import Hoister
@@ -58,7 +59,8 @@ class Expressions(ExprCostMixin):
         # Work of each formula when it is known when compiling (None: it counts its own as it runs).
         self.formula_work: dict[str, int | None] = {}
         self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
-        self.paid: set[int] = set()   # calls (by node id) giving a new list whose making was counted
+        # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
+        self.known_sizes: dict[int, int | str | None] = {}
         # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
         self.columns: dict[str, str] = {}
         self._column_names: dict[str, str] = {}
@@ -197,7 +199,7 @@ class Expressions(ExprCostMixin):
         start = scope.counter[0]
         method = getattr(self, "_" + type(e).__name__)
         result: Code = method(e, scope)
-        if not in_arith and result[1].kind == "int" and _grows(e, self.resolver(scope)):
+        if not in_arith and result[1].kind == "int" and COUNT_WORK_ON() and _grows(e, self.resolver(scope)):
             # The whole sum or product is done: a number past the limit stops the game here.
             return (f"_num({result[0]})", result[1])
         if isinstance(e, _COSTLY):
@@ -401,11 +403,16 @@ class Expressions(ExprCostMixin):
             if ta.kind == "list" or tb.kind == "list":
                 self.check(ta, ("list",), e.left.span, "the left side of '+'")
                 self.check(tb, ("list",), e.right.span, "the right side of '+'")
-                if self.size_of(e.left, a, scope) == PAID and self.size_of(e.right, b, scope) == PAID:
-                    return (f"({a} + {b})", unify(ta, tb))  # two new lists: no longer than their making
-                return (f"_cat(c, {a}, {b})", unify(ta, tb))
+                sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
+                if None in sizes and COUNT_WORK_ON():  # a length known only as it runs: counted then
+                    return (f"_cat(c, {a}, {b})", unify(ta, tb))
+                for size in sizes:  # making the new list visits both (a new one was counted already)
+                    if size != PAID:
+                        self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
+                self.known_sizes[id(e)] = self.total(sizes)
+                return (f"({a} + {b})", unify(ta, tb))
             if ta.kind == "str" and tb.kind == "str":
-                return (f"_tcat(c, {a}, {b})", STR)
+                return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
         self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
         self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
         if op == "//":
@@ -507,8 +514,6 @@ class Expressions(ExprCostMixin):
             inlined = self._inline(e, codes, params, scope)
             if inlined is not None:
                 return (inlined, ret)
-            if e.name in self.memo:  # a remembered value is charged what making it cost
-                self.paid.add(id(e))
             work = self.formula_work.get(e.name)
             self.charges.charge(1 + (work or 0))  # a formula without a known work counts its own
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
@@ -554,8 +559,7 @@ class Expressions(ExprCostMixin):
         if failed:
             return None
         self.charges.charge_cost(work)
-        if isinstance(body, (A.ListComp, A.MapComp, A.ListLit)) or body_is_sum_of_lists(body):
-            self.paid.add(id(e))  # a new list, its making counted
+        self.known_sizes[id(e)] = self.size_of(body, code, inner)  # the call's list is the body's
         return f"({code})"
 
     def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
@@ -644,6 +648,11 @@ class Expressions(ExprCostMixin):
 
 
 _READS = (A.Name, A.Attr, A.Index)
+
+
+def COUNT_WORK_ON() -> bool:  # noqa: N802 - reads the switch at compile time (see cost.COUNT_WORK)
+    return cost.COUNT_WORK
+
 # Built-ins that visit every element of their first argument (len and count only read its length).
 _VISITING_BUILTINS = ("sum", "max", "min", "any", "all", "unique", "sorted", "reversed", "index", "keys", "str")
 # Numbers added or subtracted without a check: small fixed ones (a number cannot run away by them).
@@ -670,12 +679,6 @@ _COSTLY = (A.ListComp, A.MapComp, A.Call)
 # Built-ins that only read their list: a kept (shared) list may be handed to them.
 _READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed")
 _CONTAINERS = ("list", "map", "tuple", "any")
-
-
-def body_is_sum_of_lists(e: A.Expr) -> bool:
-    """`[a] + [b for ...]`: a new list made of new lists."""
-    return isinstance(e, A.BinOp) and e.op == "+" and all(
-        isinstance(x, (A.ListComp, A.ListLit)) or body_is_sum_of_lists(x) for x in (e.left, e.right))
 
 
 def _plain_read(e: A.Expr) -> bool:

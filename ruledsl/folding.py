@@ -72,3 +72,25 @@ def condition_value(e: A.Expr, resolve: Resolve) -> object:
         return right
     value = fixed_value(e, resolve)
     return value if type(value) is bool else UNKNOWN
+
+
+def dead_branches(s: A.If, resolve: Resolve) -> list[bool]:
+    """For each branch of an `if` (the `else` last), whether it can never run in this game: its
+    condition is false, or an earlier condition is always true. Conditions read only fixed data
+    here, such as a variant's switch; an unknown one leaves its branch alive."""
+    dead = []
+    taken = False
+    for cond, _ in s.branches:
+        value = condition_value(cond, resolve)
+        dead.append(taken or value is False)
+        taken = taken or value is True
+    dead.append(taken)
+    return dead
+
+
+def live_blocks(s: A.Stmt, resolve: Resolve) -> list[tuple[A.Stmt, ...]]:
+    """`ast.child_blocks`, without the branches that can never run."""
+    if isinstance(s, A.If):
+        blocks = [body for _, body in s.branches] + [s.orelse]
+        return [b for b, d in zip(blocks, dead_branches(s, resolve)) if not d]
+    return A.child_blocks(s)

@@ -58,7 +58,7 @@ class FormulasMixin(BudgetMixin):
         hoisting = exprs.hoister.begin_function(len(args))
         quiet = (exprs.hoister.off, exprs.charges.off)  # a formula is compiled once, for every use
         exprs.hoister.off = exprs.charges.off = 0
-        self._push_region()
+        self._push_region(scope.counter[0])
         if formula.expr is not None:
             statement = exprs.begin_statement(scope)
             code, ret = exprs.expr(formula.expr, scope)
@@ -110,10 +110,11 @@ class FormulasMixin(BudgetMixin):
     def _memo_wrapper(self, fn: _Function, args: list[str]) -> None:
         """Remember a state-free formula's value for each argument list (purity.py says which).
 
-        The function itself is renamed `..._m`; the wrapper keeps its name. A remembered value is
-        charged the steps its computation took, so the step budget runs out at the same place
-        whether the value was remembered or not (when it would run out, the value is computed
-        again, and the loop that runs out is named as before).
+        The function itself is renamed `..._m`; the wrapper keeps its name. Its value costs no
+        steps, remembered or not (the steps computing it takes are given back; visiting a list it
+        gives is counted where it is visited). But it is computed again whenever the budget left
+        is smaller than what computing it took: then the loop that runs out is named as it would
+        be, so the budget runs out at the same place either way.
         """
         table = self.exprs.const("memo", fn.name, {})
         inner = fn.name + "_m"
@@ -126,8 +127,8 @@ class FormulasMixin(BudgetMixin):
                      "    _s = c.steps",
                      f"    _v = {call}",
                      f"    if len({table}) < {MEMO_LIMIT}: {table}[{key}] = (_v, _s - c.steps)",
+                     "    c.steps = _s",
                      "    return _v",
-                     "c.steps -= _r[1]",
                      "return _r[0]"):
             wrapper.emit(line, None)
         self.functions.append(wrapper)

@@ -32,6 +32,11 @@ class Budgeted(Protocol):
     def out_of_steps(self) -> None: ...  # noqa: E704
 
 
+def list_length(value: Any) -> int:
+    """The length of a list, 0 for any other value."""
+    return len(value) if type(value) is list else 0
+
+
 def count(c: Budgeted, items: Any, k: Any) -> Any:
     """Charge len(items) * k steps for visiting a list whose length is known only now."""
     c.steps -= len(items) * k

@@ -8,9 +8,10 @@ from .budget import BudgetMixin, Region, charge_lines
 from .codegen import _Function, _Loop, _fresh, copy_code, flat
 from .cost import LOG_STEPS, Cost
 from .exprcost import PAID
+from .folding import dead_branches
 from .diagnostics import Span, an, did_you_mean
 from .emptiness import EmptyOptions
-from .exprgen import Code
+from .exprgen import COUNT_WORK_ON, Code
 from .hoist import cells
 from .scope import Scope
 from .types import ANY, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type
@@ -41,7 +42,9 @@ class StatementsMixin(BudgetMixin):
     def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
         """A phase's statements; running the phase counts one step plus the work known now."""
         hoisting = self.exprs.hoister.begin_function(None)
-        self._push_region()
+        # Work read from lists is charged when the phase starts, unless the phase waits: then each
+        # statement charges its own, in both compiled forms alike (they must count the same).
+        self._push_region(None if phase.name in self.resumable else scope.counter[0])
         self._stmts(phase.body, scope, fn, [], context)
         self._charge_region(fn, 0, 0, 1, self._pop_region(), 1)
         self.exprs.hoister.end_function(hoisting)
@@ -97,10 +100,13 @@ class StatementsMixin(BudgetMixin):
             temps, cost = self.exprs.end_statement(saved)
             lines: list[tuple[int, str, Span | None]] = [
                 (depth, line, None) for line in cells(temps, [x for _, x, _ in fn.blocks[block][pos:]])]
-            if cost.terms:
-                lines += [(depth, line, s.span) for line in charge_lines(cost.code(), None, True)]
+            region = self.regions[-1]
+            late = [t for t in cost.terms if not region.takes(t)]  # the rest is charged with the region
+            region.terms.extend(t for t in cost.terms if region.takes(t))
+            if late and COUNT_WORK_ON():
+                lines += [(depth, line, s.span) for line in charge_lines(" + ".join(late), None, True)]
             fn.blocks[block][pos:pos] = lines
-            self.regions[-1].add(cost.static, s.span)
+            region.add(cost.static, s.span)
         if fn.cur == 0 and len(fn.blocks[fn.cur]) == start and context != "resumable":
             fn.emit("pass", None)
 
@@ -140,12 +146,13 @@ class StatementsMixin(BudgetMixin):
         elif isinstance(s, A.Assign):
             self._assign(s, scope, fn)
         elif isinstance(s, A.If):
+            dead = dead_branches(s, self.exprs.resolver(scope))
             for i, (cond, body) in enumerate(s.branches):
                 emit(f"{'if' if i == 0 else 'elif'} {self.exprs.cond(cond, scope)}:", cond.span)
-                self._body(body, scope, fn, loops, context)
+                self._branch(body, dead[i], scope, fn, loops, context)
             if s.orelse:
                 emit("else:", s.span)
-                self._body(s.orelse, scope, fn, loops, context)
+                self._branch(s.orelse, dead[-1], scope, fn, loops, context)
         elif isinstance(s, A.For):
             # Like the resumable form: the loop runs over the list as it was when it began. One level
             # of copying is not enough (the body may change an inner list before the loop reaches
@@ -159,7 +166,8 @@ class StatementsMixin(BudgetMixin):
             emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
             condition = self.exprs.charges.end()
             self.exprs.hoister.off -= 1
-            self._loop_body(s, scope, fn, loops, context, loop, condition)
+            waits = context == "agent" and self._suspends(s)
+            self._loop_body(s, scope, fn, loops, context, loop, condition, None if waits else scope.counter[0])
         elif isinstance(s, A.Break):
             if not loops:
                 self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
@@ -213,7 +221,10 @@ class StatementsMixin(BudgetMixin):
             value, vt = self._value(s.value, scope)
             if not assignable(t.elem, vt):
                 self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}")
-            emit(f"if len({code}) >= {R.LIST_LIMIT}: c.too_long()", s.span)
+            if COUNT_WORK_ON() and (context in ("resumable", "agent") or not self._local(s.target, scope)):
+                # A list that outlives a decision could grow without end; a function's own list
+                # cannot grow more within a decision than the work budget allows.
+                emit(f"if len({code}) >= {R.LIST_LIMIT}: c.too_long()", s.span)
             emit(f"{code}.append({value})", s.span)
         elif isinstance(s, A.Remove):
             code, t = self._list_target(s.target, scope, "remove from")
@@ -226,6 +237,42 @@ class StatementsMixin(BudgetMixin):
         else:  # pragma: no cover - the grammar has no other statements
             self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
 
+    def _branch(self, body: tuple[A.Stmt, ...], dead: bool, scope: Scope, fn: _Function, loops: list[_Loop],
+                context: str) -> None:
+        """A branch of an `if`; one that can never run in this game is checked, not generated."""
+        if not dead:
+            self._body(body, scope, fn, loops, context)
+            return
+        self._dead(body, scope, loops, context)
+        fn.depth += 1
+        fn.emit("pass", None)
+        fn.depth -= 1
+
+    def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list[_Loop], context: str) -> None:
+        """Check a block that can never run (folding.py): its diagnostics, none of its code or work.
+
+        It is checked as the phase would be if the block could run (the block may wait), into a
+        function that is thrown away.
+        """
+        if context == "agent":  # generated after checking: nothing to report
+            return
+        sink = _Function("_dead", "c, L", resumable=True)
+        self._push_region()
+        self.exprs.charges.off += 1
+        self.exprs.hoister.off += 1
+        child = scope.child()
+        self._stmts(body, child, sink, loops, "formula" if context == "formula" else "resumable")
+        self._warn_unused(child)
+        self.exprs.hoister.off -= 1
+        self.exprs.charges.off -= 1
+        self._pop_region()
+
+    def _local(self, e: A.Expr, scope: Scope) -> bool:
+        """Is this a part of a variable of the running function (not of the game's state)?"""
+        while isinstance(e, (A.Attr, A.Index)):
+            e = e.obj
+        return isinstance(e, A.Name) and scope.lookup(e.name) is not None
+
     def _for(self, s: A.For, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
         """A native for loop, charged for all its passes when it starts (see budget.py)."""
         it, t = self.exprs.read(s.iter, scope)
@@ -235,6 +282,7 @@ class StatementsMixin(BudgetMixin):
         if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
             it = copy_code(it, t)
         loop = self._loop(s.span)
+        before = scope.counter[0]  # the loop's variable is not there yet when it starts
         block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
         guarded = True  # the length is read before the statement reads the list
         if not waits and not isinstance(size, (int, str)) or size == PAID:
@@ -245,30 +293,38 @@ class StatementsMixin(BudgetMixin):
         var = self._declare(s.var, t.elem, s.span, inner, "loop")
         inner.vars[s.var].used = True
         fn.emit(f"for {var} in {it}:", s.span)
-        body = self._loop_body(s, inner, fn, loops, context, loop if waits else None, None)
+        body = self._loop_body(s, inner, fn, loops, context, loop if waits else None, None,
+                               None if waits else before)
         if waits:
             return
         # Named when the budget runs out: this loop, or the loop in its body doing most of the work.
         span, blamed = (body.span, body.loop) if body.steps > 1 and body.loop is not None else (s.span, loop)
-        if isinstance(size, int):
+        if isinstance(size, int) and not body.terms:
             self.regions[-1].add(size * (1 + body.steps), span, blamed)
+            return
+        per = body.amount(1)
+        amount = f"({size}) * ({per})" if body.terms else f"({size}) * {per}"
+        if guarded and self.regions[-1].takes(amount):  # charged with the enclosing body
+            self.regions[-1].terms.append(amount)
+            self.regions[-1].add(0, span, blamed)
         else:
-            self._insert_charge(fn, block, pos, depth, f"{size} * {1 + body.steps}", span, blamed, guarded)
+            self._insert_charge(fn, block, pos, depth, amount, span, blamed, guarded or bool(body.terms))
 
     def _loop_body(self, s: A.For | A.While, scope: Scope, fn: _Function, loops: list[_Loop], context: str,
-                   tick: int | None, condition: Cost | None) -> Region:
-        """A loop's body in its own region; `tick`: the loop whose passes are each charged (with
-        the condition's work, for a while loop)."""
+                   tick: int | None, condition: Cost | None, start: int | None) -> Region:
+        """A loop's body in its own region (`start`: see Region); `tick`: the loop whose passes are
+        each charged (with the condition's work, for a while loop)."""
         block, pos = fn.cur, len(fn.blocks[fn.cur])
-        self._push_region()
+        self._push_region(start)
         self.exprs.hoister.loops += 1
         self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
         self.exprs.hoister.loops -= 1
         region = self._pop_region()
         if tick is not None:
             amount = " + ".join([str(1 + region.steps + (condition.static if condition else 0))]
-                                + (condition.terms if condition else []))
-            self._insert_charge(fn, block, pos, fn.depth + 1, amount, s.span, tick, bool(condition and condition.terms))
+                                + region.terms + (condition.terms if condition else []))
+            self._insert_charge(fn, block, pos, fn.depth + 1, amount, s.span, tick,
+                                bool(region.terms or condition and condition.terms))
         return region
 
     def _return(self, s: A.Return, scope: Scope, fn: _Function, context: str) -> None:
@@ -397,7 +453,7 @@ class StatementsMixin(BudgetMixin):
         fn.emit("if c.logging:", s.span)
         fn.depth += 1
         fn.emit("_s = c.steps", s.span)
-        if work.static or work.terms:
+        if (work.static or work.terms) and COUNT_WORK_ON():
             for line in charge_lines(" + ".join([str(work.static)] + work.terms), None, bool(work.terms)):
                 fn.emit(line, s.span)
         fn.emit(call, s.span)

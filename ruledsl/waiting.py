@@ -8,6 +8,7 @@ from .budget import BudgetMixin, Region
 from .codegen import _Function, _Loop, _fresh, copy_code, flat
 from .cost import Cost
 from .exprcost import PAID
+from .folding import dead_branches
 from .program import ChooseSpec
 from .scope import Scope
 from .diagnostics import Span
@@ -38,10 +39,15 @@ class WaitingMixin(BudgetMixin):
             emit(f"return {after}", s.span)
             fn.switch(after)
         elif isinstance(s, A.If):
+            dead = dead_branches(s, self.exprs.resolver(scope))
             end = fn.new_block()
-            for cond, body in s.branches:
+            for (cond, body), never in zip(s.branches, dead):
+                test = self.exprs.cond(cond, scope)
+                if never:  # can never run in this game (folding.py): checked, not generated
+                    self._dead(body, scope, loops, "resumable")
+                    continue
                 then = fn.new_block()
-                emit(f"if {self.exprs.cond(cond, scope)}: return {then}", cond.span)
+                emit(f"if {test}: return {then}", cond.span)
                 nxt = fn.cur
                 fn.switch(then)
                 child = scope.child()
@@ -50,7 +56,9 @@ class WaitingMixin(BudgetMixin):
                 fn.emit(f"return {end}", None)
                 fn.switch(nxt)
                 fn.depth = 1
-            if s.orelse:
+            if s.orelse and dead[-1]:
+                self._dead(s.orelse, scope, loops, "resumable")
+            elif s.orelse:
                 child = scope.child()
                 self._stmts(s.orelse, child, fn, loops, "resumable")
                 self._warn_unused(child)
