@@ -10,6 +10,7 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
+from .budget import PhaseWork
 from .program import MODULE_NAME, PhaseCode, Program
 from .types import ANY, Type
 
@@ -78,6 +79,7 @@ class AssemblyMixin(CompilerBase):
                 for depth, text, span in fn.blocks[0]:
                     lines.append("    " * depth + text)
                     spans.append(span)
+        lines = _resolve_work(lines, PhaseWork(self.phase_regions, {self.start} | self.ability_phases, self.calls))
         source = "\n".join(lines) + "\n"
         namespace: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
         namespace.update(_HELPERS)
@@ -157,6 +159,22 @@ def _prologue(body: list[tuple[int, str, Span | None]], columns: dict[str, str])
 
 
 _COLUMN = re.compile(r"\b_f\d+\b")
+_NOTHING = re.compile(r"^(\s*)(try: )?c\.steps -= 0$")
+
+
+def _resolve_work(lines: list[str], work: "PhaseWork") -> list[str]:
+    """Put the phases' work into the charges (budget.PhaseWork); a charge of nothing goes, with its
+    check (each is replaced by `pass`, so that lines keep their numbers)."""
+    out = [work.resolve(line) if "\x01" in line or "\x02" in line else line for line in lines]
+    for i, line in enumerate(out):
+        found = _NOTHING.match(line)
+        if found and i + 2 < len(out):
+            indent = found.group(1)
+            out[i] = indent + ("try: pass" if found.group(2) else "pass")
+            check = i + 2 if found.group(2) else i + 1
+            if out[check].strip().startswith("if c.steps < 0:"):
+                out[check] = indent + "pass"
+    return out
 
 
 def _reversed(items: list[Any]) -> list[Any]:

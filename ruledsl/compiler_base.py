@@ -16,6 +16,7 @@ from .types import Type
 from .world import World
 
 if TYPE_CHECKING:
+    from .budget import Region
     from .codegen import _Function, _Loop
     from .mutation import Mutations
 
@@ -45,6 +46,7 @@ class CompilerBase:
     abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
     ability_phases: set[str]
     calls: dict[str, set[str]]
+    phase_regions: dict[str, "Region"]     # each phase's body: its work known when compiling (budget.py)
 
     # -- implemented by the parts (see the module named in each docstring)
     def _ability_targets(self, ability: str) -> set[str]:

@@ -46,7 +46,7 @@ class StatementsMixin(BudgetMixin):
         # statement charges its own, in both compiled forms alike (they must count the same).
         self._push_region(None if phase.name in self.resumable else scope.counter[0])
         self._stmts(phase.body, scope, fn, [], context)
-        self._charge_region(fn, 0, 0, 1, self._pop_region(), 1)
+        self._charge_phase(fn, phase.name, self._pop_region())
         self.exprs.hoister.end_function(hoisting)
 
     def _never_empty(self, name: str) -> bool:
@@ -188,6 +188,7 @@ class StatementsMixin(BudgetMixin):
         elif isinstance(s, A.Run):
             args = self._run_args(s, scope)
             if s.phase in self.phases:
+                self.regions[-1].runs[s.phase] += 1  # its work is charged here (budget.PhaseWork)
                 call = f"{self.phase_fn[s.phase]}{{}}(c{''.join(', ' + a for a in args)})"
                 if context == "agent" and s.phase in self.resumable:
                     self._direct_call(call.format("_d"), s.span, fn)
@@ -300,7 +301,7 @@ class StatementsMixin(BudgetMixin):
         # Named when the budget runs out: this loop, or the loop in its body doing most of the work.
         span, blamed = (body.span, body.loop) if body.steps > 1 and body.loop is not None else (s.span, loop)
         if isinstance(size, int) and not body.terms:
-            self.regions[-1].add(size * (1 + body.steps), span, blamed)
+            self.regions[-1].add_loop(size, body, span, blamed)
             return
         per = body.amount(1)
         amount = f"({size}) * ({per})" if body.terms else f"({size}) * {per}"
@@ -321,8 +322,8 @@ class StatementsMixin(BudgetMixin):
         self.exprs.hoister.loops -= 1
         region = self._pop_region()
         if tick is not None:
-            amount = " + ".join([str(1 + region.steps + (condition.static if condition else 0))]
-                                + region.terms + (condition.terms if condition else []))
+            amount = " + ".join([region.amount(1 + (condition.static if condition else 0))]
+                                + (condition.terms if condition else []))
             self._insert_charge(fn, block, pos, fn.depth + 1, amount, s.span, tick,
                                 bool(region.terms or condition and condition.terms))
         return region

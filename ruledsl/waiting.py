@@ -32,6 +32,7 @@ class WaitingMixin(BudgetMixin):
             fn.switch(after)
         elif isinstance(s, A.Run):
             args = self._run_args(s, scope)
+            self.regions[-1].runs[s.phase] += 1  # its work is charged here (budget.PhaseWork)
             phase = self.phases[s.phase]
             pairs = ", ".join(f"{p.name!r}: {a}" for p, a in zip(phase.params, args))
             after = fn.new_block()
@@ -186,7 +187,7 @@ class WaitingMixin(BudgetMixin):
     def _charge_pass(self, fn: _Function, body_block: int, loop: int, span: Span, body: Region,
                      condition: Cost | None) -> None:
         """Charge every pass of a loop that waits, as its body starts (as the direct form does)."""
-        amount = " + ".join([str(1 + body.steps + (condition.static if condition else 0))]
+        amount = " + ".join([body.amount(1 + (condition.static if condition else 0))]
                             + (condition.terms if condition else []))
         self._insert_charge(fn, body_block, 0, 1, amount, span, loop, bool(condition and condition.terms))
 
