@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from . import cost
 from .compiler_base import CompilerBase
 from .diagnostics import Span
+from .scope import Scope
 
 if TYPE_CHECKING:
     from .codegen import _Function
@@ -29,7 +30,7 @@ class Region:
     runs, `runs`, whose work is known once every phase is compiled), or read from lists that exist
     when the body starts (`terms`: Python, computed there)."""
 
-    start: int | None = None     # variables numbered up to this exist when the body starts (None: unknown)
+    names: frozenset[str] | None = None  # the variables (their code) that exist when the body starts
     steps: int = 0
     runs: Counter[str] = field(default_factory=Counter)
     terms: list[str] = field(default_factory=list)
@@ -50,10 +51,11 @@ class Region:
             self.largest, self.span, self.loop = steps, span, loop
 
     def takes(self, term: str) -> bool:
-        """Can this run-time term be charged when the body starts (it reads nothing made later)?"""
-        if self.start is None or "L[" in term:
-            return False
-        return all(int(n) <= self.start for n in _NUMBERED.findall(term))
+        """Can this run-time term be charged when the body starts (it reads no variable made later)?
+
+        Decided by the variables' names, so that both compiled forms of a phase that waits (its
+        locals in a frame dict, or Python locals) decide alike."""
+        return self.names is not None and all(v in self.names for v in _VARIABLE.findall(term))
 
     def amount(self, extra: int = 0) -> str:
         """Python for the whole amount (the phases' work is written as a mark, see PhaseWork)."""
@@ -132,6 +134,16 @@ def _cycles(graph: dict[str, set[str]]) -> set[str]:
     return found
 
 
+def _visible(scope: Scope) -> list[str]:
+    """The code of every variable visible in a scope."""
+    found: list[str] = []
+    at: Scope | None = scope
+    while at is not None:
+        found.extend(v.code for v in at.vars.values())
+        at = at.parent
+    return found
+
+
 def stop(loop: int | None) -> str:
     """The call that reports a used-up budget: at a loop, or at the line that charged it."""
     return f"c.runaway({loop})" if loop is not None else "c.out_of_steps()"
@@ -145,7 +157,7 @@ def charge_lines(amount: str, loop: int | None, guarded: bool) -> list[str]:
     return lines + [f"if c.steps < 0: {stop(loop)}"]
 
 
-_NUMBERED = re.compile(r"\b_[lcth](\d+)\b")
+_VARIABLE = re.compile(r"\b_[lcth]\d+\b|\bL\['[^']*'\]")
 
 
 class BudgetMixin(CompilerBase):
@@ -158,8 +170,9 @@ class BudgetMixin(CompilerBase):
         self.loop_spans.append(span)
         return len(self.loop_spans) - 1
 
-    def _push_region(self, start: int | None = None) -> None:
-        self.regions.append(Region(start))
+    def _push_region(self, scope: Scope | None = None) -> None:
+        """A new region, whose body starts where `scope`'s variables exist (None: a throwaway one)."""
+        self.regions.append(Region(frozenset(_visible(scope)) if scope is not None else None))
 
     def _pop_region(self) -> Region:
         return self.regions.pop()

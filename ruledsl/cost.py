@@ -6,8 +6,9 @@ filling the memory. A step is about one element visited:
 
 - a loop pass; a `for` loop is charged for all its passes when it starts (it runs over a list
   whose length is known then), a `while` loop at every pass;
-- each element a comprehension runs over (times the work done per element), each element a
-  built-in reads (`sum`, `max`, `sorted`, `unique`, `in` on a list, copies, `draw`...);
+- each element a comprehension runs over (times the work done per element), each element of a
+  new list or text made (copies, `+`, `sorted`, `unique`, `range`...);
+- SEARCH_STEPS for a built-in that only searches a list (`in`, `remove`, `draw`, `sum`, `max`...);
 - a run of a phase; a call of a formula (plus its own work); a log line (LOG_STEPS);
 - each element shuffled.
 
@@ -26,10 +27,15 @@ a remembered formula value is charged what computing it cost (formulas.py), hois
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # Steps charged for a log line (so that a runaway log is stopped like a runaway loop).
 LOG_STEPS = 50
+# Steps charged for searching a list without making anything (`in`, `remove`, `draw`, `sum`, `max`,
+# `any`...): Python does that about a hundred times faster per element than it runs rules code,
+# on lists of at most LIST_LIMIT elements, so it is counted as a fixed amount.
+SEARCH_STEPS = 100
 # Off only in benchmarks/bench_games.py, to measure what counting costs: rules compiled without it
 # have no protection against runaway work at all.
 COUNT_WORK = True
@@ -68,6 +74,29 @@ class Cost:
     def code(self) -> str:
         """Python for the run-time part."""
         return " + ".join(self.terms)
+
+
+@dataclass
+class FormulaWork:
+    """The work of a formula, known before it runs: a fixed part, and terms read from its
+    parameters (`params`: their Python names in the terms)."""
+
+    static: int
+    terms: list[str]
+    params: list[str]
+
+    def used_params(self) -> set[str]:
+        """The parameters the terms read."""
+        return {m for t in self.terms for m in _PARAM.findall(t)}
+
+    def at_call(self, args: list[str]) -> list[str]:
+        """The terms with a call's arguments in place of the parameters."""
+        names = dict(zip(self.params, args))
+        return [_PARAM.sub(lambda m: f"({names[m.group(0)]})" if m.group(0) in names else m.group(0), t)
+                for t in self.terms]
+
+
+_PARAM = re.compile(r"\b_l\d+\b")
 
 
 class Charges:

@@ -10,7 +10,7 @@ from . import ast as A
 from .diagnostics import DiagnosticBag, Span, an, did_you_mean
 from .folding import UNKNOWN, Resolve, fixed_value, literal
 from . import cost
-from .cost import Charges, Cost
+from .cost import SEARCH_STEPS, Charges, Cost, FormulaWork
 from .exprcost import PAID, ExprCostMixin
 from .hoist import Hoister
 from .runtime_support import NUMBER_LIMIT
@@ -56,8 +56,8 @@ class Expressions(ExprCostMixin):
         self.charges = Charges()
         self.stmt_start = 0
         self._in_arith = False      # generating an operand of + - * (see _checked_number)
-        # Work of each formula when it is known when compiling (None: it counts its own as it runs).
-        self.formula_work: dict[str, int | None] = {}
+        # Work of each formula when it is known before it runs (None: it counts its own as it runs).
+        self.formula_work: dict[str, FormulaWork | None] = {}
         self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
         # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
         self.known_sizes: dict[int, int | str | None] = {}
@@ -397,7 +397,7 @@ class Expressions(ExprCostMixin):
                 # A short fixed list of plain values: a set literal, which Python makes a constant.
                 b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
             elif tb.kind == "list":
-                b = self.counted(e.right, b, scope)  # `in` visits the list
+                self.charges.charge(SEARCH_STEPS)  # `in` searches the list
             return (f"({a} {op} {b})", BOOL)
         if op == "+":
             if ta.kind == "list" or tb.kind == "list":
@@ -515,7 +515,20 @@ class Expressions(ExprCostMixin):
             if inlined is not None:
                 return (inlined, ret)
             work = self.formula_work.get(e.name)
-            self.charges.charge(1 + (work or 0))  # a formula without a known work counts its own
+            if work is None:  # a formula whose work is known only as it runs counts its own
+                self.charges.charge(1)
+            else:
+                used = work.used_params()
+                terms = work.at_call(codes) if all(_plain_read(a) for a, p in zip(e.args, work.params)
+                                                   if p in used) else None
+                if terms is not None and all(self.ahead(t) for t in terms):
+                    self.charges.charge(1 + work.static)
+                    for term in terms:
+                        self.charges.charge(0, term)
+                else:
+                    self.charges.charge(1 + work.static)
+                    if work.terms:
+                        fn += "_c"  # counts its own terms
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
         if e.name not in BUILTINS:
             return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
@@ -536,7 +549,7 @@ class Expressions(ExprCostMixin):
         Diagnostics come from the formula's own compile, never from an inlined copy.
         """
         found = self.inline_body(e.name)
-        if found is None or self.inline_depth >= 3 or not all(_plain_read(a) for a in e.args):
+        if found is None or self.inline_depth >= INLINE_DEPTH or not all(_plain_read(a) for a in e.args):
             return None
         names, body = found
         inner = Scope(None, persistent=False, counter=scope.counter)
@@ -569,8 +582,10 @@ class Expressions(ExprCostMixin):
         if name in ("len", "count"):
             self.check(t0, ("list", "map", "str"), sp, f"the value of {name}()")
             return (f"len({a0})", INT)
-        if name in _VISITING_BUILTINS and t0.kind in ("list", "map"):
-            a0 = self.counted(e.args[0], a0, scope)  # these visit every element of their list
+        if name in _MAKING_BUILTINS and t0.kind in ("list", "map"):
+            a0 = self.counted(e.args[0], a0, scope)  # these make a new value as long as their list
+        elif name in _SEARCHING_BUILTINS and t0.kind in ("list", "map"):
+            self.charges.charge(SEARCH_STEPS)  # these read their list and make nothing
         if name == "sum":
             if self.check(t0, ("list",), sp, "the value of sum()"):
                 self.check(t0.elem, ("int",), sp, "the elements summed")
@@ -647,6 +662,8 @@ class Expressions(ExprCostMixin):
         return self.err(e.span, "unknown-name", f"no function called '{name}'")
 
 
+# How many one-expression formulas deep calls are inlined (each inside the one before).
+INLINE_DEPTH = 5
 _READS = (A.Name, A.Attr, A.Index)
 
 
@@ -654,7 +671,10 @@ def COUNT_WORK_ON() -> bool:  # noqa: N802 - reads the switch at compile time (s
     return cost.COUNT_WORK
 
 # Built-ins that visit every element of their first argument (len and count only read its length).
-_VISITING_BUILTINS = ("sum", "max", "min", "any", "all", "unique", "sorted", "reversed", "index", "keys", "str")
+# Built-ins over a list that make a new value as long as it (counted by its length), and those
+# that only read it (counted as SEARCH_STEPS: see cost.py).
+_MAKING_BUILTINS = ("unique", "sorted", "reversed", "keys", "str")
+_SEARCHING_BUILTINS = ("sum", "max", "min", "any", "all", "index")
 # Numbers added or subtracted without a check: small fixed ones (a number cannot run away by them).
 _SMALL = 1 << 31
 

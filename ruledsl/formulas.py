@@ -7,6 +7,7 @@ from .codegen import _Function
 from .compiler_base import CompilerBase
 from .diagnostics import Span
 from .budget import BudgetMixin, charge_lines
+from .cost import FormulaWork
 from .hoist import cells
 from .scope import Scope
 from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
@@ -58,17 +59,20 @@ class FormulasMixin(BudgetMixin):
         hoisting = exprs.hoister.begin_function(len(args))
         quiet = (exprs.hoister.off, exprs.charges.off)  # a formula is compiled once, for every use
         exprs.hoister.off = exprs.charges.off = 0
-        self._push_region(scope.counter[0])
+        self._push_region(scope)
         if formula.expr is not None:
             statement = exprs.begin_statement(scope)
             code, ret = exprs.expr(formula.expr, scope)
             temps, cost = exprs.end_statement(statement)
             for line in cells(temps, [code]):
                 fn.emit(line, None)
-            if cost.terms:
-                for line in charge_lines(cost.code(), None, True):
+            region = self.regions[-1]
+            late = [t for t in cost.terms if not region.takes(t)]
+            region.terms.extend(t for t in cost.terms if region.takes(t))
+            if late:
+                for line in charge_lines(" + ".join(late), None, True):
                     fn.emit(line, formula.expr.span)
-            self.regions[-1].add(cost.static, formula.expr.span)
+            region.add(cost.static, formula.expr.span)
             fn.emit(f"return {code}", formula.expr.span)
         else:
             self._stmts(formula.body, scope, fn, [], context="formula")
@@ -79,8 +83,15 @@ class FormulasMixin(BudgetMixin):
                 self.diags.error(formula.name_span, "no-return", f"formula '{name}' never returns a value")
         region = self._pop_region()
         text = "\n".join(line for _, line, _ in fn.blocks[0])
-        if formula.expr is not None and "c.steps" not in text and "_cnt(" not in text:
-            exprs.formula_work[name] = region.steps  # known now: every call site counts it
+        if "c.steps" not in text and "_cnt(" not in text and name not in self.memo:
+            # Its work is known before it runs, from its arguments: every call counts it (exprgen).
+            exprs.formula_work[name] = FormulaWork(region.steps, region.terms, args)
+            if region.terms:  # for a call whose arguments cannot be read twice: it counts itself
+                counting = _Function(fn_name + "_c", fn.args)
+                for line in charge_lines(region.amount(), region.loop, True):
+                    counting.emit(line, region.span)
+                counting.emit(f"return {fn_name}({fn.args})", None)
+                self.functions.append(counting)
         else:
             exprs.formula_work[name] = None  # counted by the formula itself as it runs
             self._charge_region(fn, 0, 0, 1, region, 0)

@@ -15,8 +15,8 @@ class RuleRuntimeError(Exception):
 
 # Limits on what rules may make (docs/language.md, "Limits"): each is a rule error when passed.
 RANGE_LIMIT = 100_000            # numbers in one range()
-LIST_LIMIT = 1_000_000           # elements of a list
-TEXT_LIMIT = 1_000_000           # characters of a text
+LIST_LIMIT = 100_000             # elements of a list
+TEXT_LIMIT = 100_000             # characters of a text
 NUMBER_LIMIT = 10 ** 18          # size of a whole number computed by the rules (a billion billion)
 # Work allowed between two decisions (see ruledsl/cost.py), and how deep phases that may wait can
 # run each other.
@@ -139,16 +139,23 @@ def rrange(c: Budgeted, a: int, b: int | None = None) -> list[int]:
     return list(range(lo, hi))
 
 
-def unique(items: Iterable[Any]) -> list[Any]:
-    """The items without repeats, in first-seen order (in one pass when they are plain values)."""
+def unique(items: list[Any]) -> list[Any]:
+    """The items without repeats, in first-seen order, in one pass."""
     try:
         return list(dict.fromkeys(items))
-    except TypeError:  # lists (tuples) as items: compared one by one
-        seen: list[Any] = []
-        for item in items:
-            if item not in seen:
-                seen.append(item)
-        return seen
+    except TypeError:  # lists (tuples of the rules) as items: compared by a frozen copy
+        first: dict[Any, int] = {}
+        for i, item in enumerate(items):
+            first.setdefault(_frozen(item), i)
+        return [items[i] for i in sorted(first.values())]
+
+
+def _frozen(value: Any) -> Any:
+    if type(value) is list:
+        return tuple(_frozen(v) for v in value)
+    if type(value) is dict:
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value
 
 
 def index_of(items: list[Any], value: Any) -> int:

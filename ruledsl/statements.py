@@ -6,7 +6,7 @@ from . import ast as A
 from . import runtime_support as R
 from .budget import BudgetMixin, Region, charge_lines
 from .codegen import _Function, _Loop, _fresh, copy_code, flat
-from .cost import LOG_STEPS, Cost
+from .cost import LOG_STEPS, SEARCH_STEPS, Cost
 from .exprcost import PAID
 from .folding import dead_branches
 from .diagnostics import Span, an, did_you_mean
@@ -42,9 +42,9 @@ class StatementsMixin(BudgetMixin):
     def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
         """A phase's statements; running the phase counts one step plus the work known now."""
         hoisting = self.exprs.hoister.begin_function(None)
-        # Work read from lists is charged when the phase starts, unless the phase waits: then each
-        # statement charges its own, in both compiled forms alike (they must count the same).
-        self._push_region(None if phase.name in self.resumable else scope.counter[0])
+        # Work read from lists that exist when the phase starts is charged then, the rest by each
+        # statement (both compiled forms of a phase that waits decide alike: see Region.takes).
+        self._push_region(scope)
         self._stmts(phase.body, scope, fn, [], context)
         self._charge_phase(fn, phase.name, self._pop_region())
         self.exprs.hoister.end_function(hoisting)
@@ -166,8 +166,7 @@ class StatementsMixin(BudgetMixin):
             emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
             condition = self.exprs.charges.end()
             self.exprs.hoister.off -= 1
-            waits = context == "agent" and self._suspends(s)
-            self._loop_body(s, scope, fn, loops, context, loop, condition, None if waits else scope.counter[0])
+            self._loop_body(s, scope, fn, loops, context, loop, condition, scope)
         elif isinstance(s, A.Break):
             if not loops:
                 self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
@@ -213,7 +212,7 @@ class StatementsMixin(BudgetMixin):
             emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
         elif isinstance(s, A.Draw):
             code, t = self._list_target(s.source, scope, "draw from")
-            code = self.exprs.counted(s.source, code, scope)  # taking the first element moves the others
+            self.exprs.charges.charge(SEARCH_STEPS)  # taking the first element moves the others
             var = self._declare(s.var, t.elem, s.span, scope)
             emit(f"{var} = _draw({code})", s.span)
         elif isinstance(s, A.Add):
@@ -230,7 +229,8 @@ class StatementsMixin(BudgetMixin):
         elif isinstance(s, A.Remove):
             code, t = self._list_target(s.target, scope, "remove from")
             value, _ = self.exprs.expr(s.value, scope)
-            emit(f"_remove({self.exprs.counted(s.target, code, scope)}, {value})", s.span)
+            self.exprs.charges.charge(SEARCH_STEPS)  # searches the list
+            emit(f"_remove({code}, {value})", s.span)
         elif isinstance(s, A.Choose) and context == "agent":
             self._ask(s, scope, fn)
         elif isinstance(s, A.Choose):
@@ -283,7 +283,6 @@ class StatementsMixin(BudgetMixin):
         if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
             it = copy_code(it, t)
         loop = self._loop(s.span)
-        before = scope.counter[0]  # the loop's variable is not there yet when it starts
         block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
         guarded = True  # the length is read before the statement reads the list
         if not waits and not isinstance(size, (int, str)) or size == PAID:
@@ -294,8 +293,9 @@ class StatementsMixin(BudgetMixin):
         var = self._declare(s.var, t.elem, s.span, inner, "loop")
         inner.vars[s.var].used = True
         fn.emit(f"for {var} in {it}:", s.span)
+        # Charged when the loop starts (the loop's variable is not there yet), or at each pass.
         body = self._loop_body(s, inner, fn, loops, context, loop if waits else None, None,
-                               None if waits else before)
+                               inner if waits else scope)
         if waits:
             return
         # Named when the budget runs out: this loop, or the loop in its body doing most of the work.
@@ -312,9 +312,9 @@ class StatementsMixin(BudgetMixin):
             self._insert_charge(fn, block, pos, depth, amount, span, blamed, guarded or bool(body.terms))
 
     def _loop_body(self, s: A.For | A.While, scope: Scope, fn: _Function, loops: list[_Loop], context: str,
-                   tick: int | None, condition: Cost | None, start: int | None) -> Region:
-        """A loop's body in its own region (`start`: see Region); `tick`: the loop whose passes are
-        each charged (with the condition's work, for a while loop)."""
+                   tick: int | None, condition: Cost | None, start: Scope) -> Region:
+        """A loop's body in its own region (whose charge reads the variables of `start`); `tick`:
+        the loop whose passes are each charged (with the condition's work, for a while loop)."""
         block, pos = fn.cur, len(fn.blocks[fn.cur])
         self._push_region(start)
         self.exprs.hoister.loops += 1
