@@ -56,6 +56,11 @@ def by_seat(seats_in_game: int, seats: list[int], answers: list[Any]) -> list[An
 class Runtime:
     """Reads and changes one state for the generated code; asks the pickers in agent mode."""
 
+    # Fixed attributes: the generated code reads and writes `steps` and the columns very often.
+    __slots__ = ("C", "N", "S", "V", "action", "cap", "depth", "engine", "journal", "logged", "logging",
+                 "loop_spans", "names", "new_frame", "node_ids", "nseats", "phases", "pickers", "seats", "specs",
+                 "state", "steps")
+
     def __init__(self, engine: "Engine", pickers: Sequence[Picker] | None = None,
                  journal: list[tuple[int, str]] | None = None, cap: int | None = None, logging: bool = True):
         self.engine = engine
