@@ -10,7 +10,7 @@ filling the memory. A step is about one element visited:
   new list or text made (copies, `+`, `sorted`, `unique`, `range`...);
 - SEARCH_STEPS for a built-in that only searches a list (`in`, `remove`, `draw`, `sum`, `max`...);
 - a run of a phase; a call of a formula (plus its own work); a log line (LOG_STEPS);
-- each element shuffled.
+- four per element shuffled.
 
 Most of this is known when compiling: a loop over the board's nodes or a table, a formula without
 loops. That part (`static`) is added up at compile time and charged once per function run or per

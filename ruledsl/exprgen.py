@@ -404,7 +404,11 @@ class Expressions(ExprCostMixin):
                 self.check(ta, ("list",), e.left.span, "the left side of '+'")
                 self.check(tb, ("list",), e.right.span, "the right side of '+'")
                 sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
-                if None in sizes and COUNT_WORK_ON():  # a length known only as it runs: counted then
+                if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
+                       for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
+                    # A list that may be long already (a variable, a field): counted as it is made,
+                    # and refused past the size limit (`x = x + x` cannot fill the memory).
+                    self.known_sizes[id(e)] = self.total(sizes)
                     return (f"_cat(c, {a}, {b})", unify(ta, tb))
                 for size in sizes:  # making the new list visits both (a new one was counted already)
                     if size != PAID:

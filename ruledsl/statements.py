@@ -204,7 +204,8 @@ class StatementsMixin(BudgetMixin):
             self._pay(s, scope, fn)
         elif isinstance(s, A.Shuffle):
             code, _ = self._list_target(s.target, scope, "shuffle")
-            emit(f"c.shuffle({self.exprs.counted(s.target, code, scope)})", s.span)
+            # Shuffling costs a few draws of the generator per element, not one step.
+            emit(f"c.shuffle({self.exprs.counted(s.target, code, scope, Cost(3))})", s.span)
         elif isinstance(s, A.Roll):
             code, t = self.exprs.expr(s.source, scope)
             self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")

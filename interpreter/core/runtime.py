@@ -261,8 +261,8 @@ class Runtime:
 
     def out_of_steps(self) -> None:
         """The statement being run used up the step budget (its place comes from the traceback)."""
-        raise RuleRuntimeError(f"the rules did more than {STEP_BUDGET:,} steps of work without a decision "
-                               "here: is a list, or the work done for each of its elements, without end?")
+        raise RuleRuntimeError(f"the rules did more than {STEP_BUDGET:,} steps of work without a decision: "
+                               "is something repeated without end (a list, phases or formulas running each other)?")
 
     def too_long(self) -> None:
         """`add` to a list already at the size limit."""
