@@ -61,6 +61,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.choose_ids: dict[int, int] = {}
         self.regions: list[Region] = [Region()]
         self.phase_regions: dict[str, Region] = {}
+        self.changed: list[set[str]] = [set()]
         self.loop_spans: list[Span] = []
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}

@@ -46,6 +46,7 @@ class CompilerBase:
     abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
     ability_phases: set[str]
     calls: dict[str, set[str]]
+    changed: list[set[str]]                # variables each function being compiled changes (mutation.py)
     phase_regions: dict[str, "Region"]     # each phase's body: its work known when compiling (budget.py)
 
     # -- implemented by the parts (see the module named in each docstring)

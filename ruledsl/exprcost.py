@@ -63,7 +63,10 @@ class ExprCostMixin:
             return PAID
         if isinstance(e, A.BinOp):  # `+` of lists: its making visits both parts, counted there
             return self.known_sizes.get(id(e), PAID)
-        if isinstance(e, A.Name) and scope.lookup(e.name) is None:
+        var = scope.lookup(e.name) if isinstance(e, A.Name) else None
+        if var is not None and var.max_len is not None:
+            return var.max_len  # at most that long: counted as if it were
+        if isinstance(e, A.Name) and var is None:
             if e.name in ("seats",):
                 return "c.nseats"
             if e.name == "nodes":
@@ -97,6 +100,16 @@ class ExprCostMixin:
         """Can this code be computed before the statement runs (it reads no variable of the
         statement's own comprehensions)?"""
         return all(int(n) <= self.stmt_start for n in _COMP_VAR.findall(code))
+
+    def max_len(self, e: A.Expr, scope: Scope) -> int | None:
+        """At most how many elements a new list has, when that is known now."""
+        if isinstance(e, (A.ListComp, A.MapComp)):
+            return self.max_len(e.iter, scope)
+        if isinstance(e, A.BinOp) and e.op == "+":
+            parts = [self.max_len(x, scope) for x in (e.left, e.right)]
+            return None if None in parts else sum(p for p in parts if p is not None)
+        size = self.size_of(e, "", scope) if not _plain(e) or isinstance(e, A.Name) else None
+        return size if isinstance(size, int) else None
 
     @staticmethod
     def total(sizes: list[int | str | None]) -> int | str | None:

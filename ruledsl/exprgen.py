@@ -396,8 +396,8 @@ class Expressions(ExprCostMixin):
                     and all(literal(v) is not None for v in fixed):
                 # A short fixed list of plain values: a set literal, which Python makes a constant.
                 b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
-            elif tb.kind == "list":
-                self.charges.charge(SEARCH_STEPS)  # `in` searches the list
+            elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
+                self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
             return (f"({a} {op} {b})", BOOL)
         if op == "+":
             if ta.kind == "list" or tb.kind == "list":
@@ -588,8 +588,8 @@ class Expressions(ExprCostMixin):
             return (f"len({a0})", INT)
         if name in _MAKING_BUILTINS and t0.kind in ("list", "map"):
             a0 = self.counted(e.args[0], a0, scope)  # these make a new value as long as their list
-        elif name in _SEARCHING_BUILTINS and t0.kind in ("list", "map"):
-            self.charges.charge(SEARCH_STEPS)  # these read their list and make nothing
+        elif name in _SEARCHING_BUILTINS and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
+            self.charges.charge(SEARCH_STEPS)  # these read their list (a new one was counted) and make nothing
         if name == "sum":
             if self.check(t0, ("list",), sp, "the value of sum()"):
                 self.check(t0.elem, ("int",), sp, "the elements summed")

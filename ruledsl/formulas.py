@@ -9,6 +9,7 @@ from .diagnostics import Span
 from .budget import BudgetMixin, charge_lines
 from .cost import FormulaWork
 from .hoist import cells
+from .mutation import changed_names
 from .scope import Scope
 from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
 
@@ -60,6 +61,7 @@ class FormulasMixin(BudgetMixin):
         quiet = (exprs.hoister.off, exprs.charges.off)  # a formula is compiled once, for every use
         exprs.hoister.off = exprs.charges.off = 0
         self._push_region(scope)
+        self.changed.append(changed_names(formula.body))
         if formula.expr is not None:
             statement = exprs.begin_statement(scope)
             code, ret = exprs.expr(formula.expr, scope)
@@ -82,6 +84,7 @@ class FormulasMixin(BudgetMixin):
             if not self.returns:
                 self.diags.error(formula.name_span, "no-return", f"formula '{name}' never returns a value")
         region = self._pop_region()
+        self.changed.pop()
         text = "\n".join(line for _, line, _ in fn.blocks[0])
         if "c.steps" not in text and "_cnt(" not in text and name not in self.memo:
             # Its work is known before it runs, from its arguments: every call counts it (exprgen).

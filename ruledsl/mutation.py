@@ -99,3 +99,18 @@ class Mutations:
         if ANY_STATE in roots and any(r[0] != "var" for r in changed):
             return True
         return ANY_STATE in changed and any(r[0] != "var" for r in roots)
+
+
+def changed_names(body: tuple[A.Stmt, ...]) -> set[str]:
+    """The variables a block may give another value or change in place (by their names)."""
+    found: set[str] = set()
+    for s in body:
+        target = s.target if isinstance(s, (A.Assign, A.Add, A.Remove, A.Shuffle)) else \
+            s.source if isinstance(s, A.Draw) else None
+        while isinstance(target, (A.Attr, A.Index)):
+            target = target.obj
+        if isinstance(target, A.Name):
+            found.add(target.name)
+        for block in A.child_blocks(s):
+            found |= changed_names(block)
+    return found

@@ -23,6 +23,8 @@ class Var:
     open_type: bool = False
     # A parameter of an inlined formula whose argument is a literal: its value, known when compiling.
     fixed: tuple[object] | None = None
+    # A list never changed after it is made, with at most this many elements (for counting work).
+    max_len: int | None = None
 
 
 class Scope:

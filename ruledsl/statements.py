@@ -9,6 +9,7 @@ from .codegen import _Function, _Loop, _fresh, copy_code, flat
 from .cost import LOG_STEPS, SEARCH_STEPS, Cost
 from .exprcost import PAID
 from .folding import dead_branches
+from .mutation import changed_names
 from .diagnostics import Span, an, did_you_mean
 from .emptiness import EmptyOptions
 from .exprgen import COUNT_WORK_ON, Code
@@ -42,11 +43,13 @@ class StatementsMixin(BudgetMixin):
     def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
         """A phase's statements; running the phase counts one step plus the work known now."""
         hoisting = self.exprs.hoister.begin_function(None)
+        self.changed.append(changed_names(phase.body))
         # Work read from lists that exist when the phase starts is charged then, the rest by each
         # statement (both compiled forms of a phase that waits decide alike: see Region.takes).
         self._push_region(scope)
         self._stmts(phase.body, scope, fn, [], context)
         self._charge_phase(fn, phase.name, self._pop_region())
+        self.changed.pop()
         self.exprs.hoister.end_function(hoisting)
 
     def _never_empty(self, name: str) -> bool:
@@ -143,6 +146,8 @@ class StatementsMixin(BudgetMixin):
             emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
             if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
                 scope.vars[s.name].open_type = True
+            if t.kind == "list" and s.name in scope.vars and s.name not in self.changed[-1]:
+                scope.vars[s.name].max_len = self.exprs.max_len(s.value, scope)
         elif isinstance(s, A.Assign):
             self._assign(s, scope, fn)
         elif isinstance(s, A.If):

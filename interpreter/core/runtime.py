@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ruledsl.diagnostics import Span
@@ -70,7 +71,7 @@ class Runtime:
         self.node_ids = engine.game.node_ids
         self.pickers = pickers
         self.journal = journal
-        self.cap = cap
+        self.cap = cap if cap is not None else sys.maxsize
         self.logging = logging
         self.action = 0
         self.steps = STEP_BUDGET
@@ -158,9 +159,8 @@ class Runtime:
         """Agent mode: every seat's answer, seat by seat, as a list indexed by seat number."""
         seats = list(seats)
         options = [options_of(s) for s in seats]
-        for s, opts in zip(seats, options):
-            if not opts:
-                raise self._empty(spec_id, s)
+        if not all(options):
+            raise self._empty(spec_id, seats[[bool(o) for o in options].index(False)])
         values: list[Any] = [None] * self.nseats
         asked = False
         for s, opts in zip(seats, options):
@@ -176,7 +176,7 @@ class Runtime:
     def pick(self, spec_id: int, seat: int, options: list[Any]) -> int:
         """The index of the option the seat's picker chooses; counts the decision, journals it."""
         state = self.state
-        if self.cap is not None and state["decisions"] >= self.cap:
+        if state["decisions"] >= self.cap:
             raise Capped()
         k = self.pickers[seat](state, seat, options)  # type: ignore[index]
         if not 0 <= k < len(options):
