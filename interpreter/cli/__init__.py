@@ -7,27 +7,44 @@ import gc
 import sys
 from typing import Sequence
 
-from ruledsl.diagnostics import RuleFileError
+import importlib
 
-from ..core.decision import IllegalChoice
-from ..core.errors import RuleError
-from . import games, play, replay, simulate, validate
 from .common import EXIT_ERRORS, EXIT_USAGE
 
+# The sub-commands and their one-line help. A sub-command's module, and everything it imports (the
+# loader, the compiler, the YAML and schema libraries...), is loaded only when that command runs,
+# so `cityrules --help` and a mistyped command answer at once.
+COMMANDS = {
+    "validate": "check game folders and report every problem",
+    "play": "play in the terminal, humans and bots",
+    "simulate": "play many bot games and report the figures",
+    "replay": "replay a journal: event log and result",
+    "games": "list the shipped games",
+}
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser: in full for the sub-command named in `argv` (every one when None)."""
     p = argparse.ArgumentParser(prog="cityrules", description="Rules-as-data city-building board games.")
     sub = p.add_subparsers(dest="command", required=True)
-    for module in (validate, play, simulate, replay, games):
-        module.add_parser(sub)
+    words = [a for a in (argv or ()) if not a.startswith("-")]
+    for name in COMMANDS:
+        if argv is None or (words and words[0] == name):
+            importlib.import_module(f".{name}", __name__).add_parser(sub)
+        else:
+            sub.add_parser(name, help=COMMANDS[name])
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
+    from ruledsl.diagnostics import RuleFileError
+
+    from ..core.decision import IllegalChoice
+    from ..core.errors import RuleError
     try:
         code: int = args.func(args)
         return code

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..core.engine import Engine
-from ..load.loader import load_game
+if TYPE_CHECKING:
+    from ..core.engine import Engine
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 
@@ -17,6 +18,9 @@ def sessions_dir() -> Path:
     return Path(base) / "cityrules" / "sessions"
 
 
-def load_engine(name: str, variant: str | None = None) -> Engine:
+def load_engine(name: str, variant: str | None = None) -> "Engine":
     """An engine for a shipped game's name or a game folder."""
+    from ..core.engine import Engine  # (imported when needed: see COMMANDS in __init__.py)
+    from ..load.loader import load_game
+
     return Engine(load_game(name, variant))

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..load.loader import load_game, shipped_games
+from . import COMMANDS
 from .common import EXIT_OK
 
 
@@ -19,5 +20,5 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `games` sub-command's arguments."""
-    g = sub.add_parser("games", help="list the shipped games")
+    g = sub.add_parser("games", help=COMMANDS["games"])
     g.set_defaults(func=cmd_games)

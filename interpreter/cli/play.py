@@ -13,6 +13,7 @@ from ..core.journal import Journal
 from ..core.state import default_names
 from ..load.loader import game_ref
 from ..play.session import Seat, Session
+from . import COMMANDS
 from .common import EXIT_OK, EXIT_USAGE, load_engine, sessions_dir
 
 
@@ -60,7 +61,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `play` sub-command's arguments."""
-    pl = sub.add_parser("play", help="play in the terminal, humans and bots")
+    pl = sub.add_parser("play", help=COMMANDS["play"])
     pl.add_argument("game", nargs="?", help="a shipped game's name or a game folder")
     pl.add_argument("--seats", help="comma-separated human/bot, e.g. human,bot,bot,bot")
     pl.add_argument("--seed", type=int)

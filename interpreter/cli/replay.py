@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.journal import Journal, replay
+from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, load_engine
 
 
@@ -43,7 +44,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `replay` sub-command's arguments."""
-    r = sub.add_parser("replay", help="replay a journal: event log and result")
+    r = sub.add_parser("replay", help=COMMANDS["replay"])
     r.add_argument("file")
     r.add_argument("--json", action="store_true", help="one JSON object per event")
     r.add_argument("--game", help="game folder, when the journal's game is not a shipped one")

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..analysis.simulate import simulate
 from ..core.state import default_names
+from . import COMMANDS
 from .common import EXIT_OK, EXIT_USAGE, load_engine
 
 
@@ -47,7 +48,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `simulate` sub-command's arguments."""
-    s = sub.add_parser("simulate", help="play many bot games and report the figures")
+    s = sub.add_parser("simulate", help=COMMANDS["simulate"])
     s.add_argument("game")
     s.add_argument("-n", type=int, default=100, help="number of games")
     s.add_argument("--players", type=int)

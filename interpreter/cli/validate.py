@@ -15,6 +15,7 @@ from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..core.game import Game
 from ..load.loader import check_game, resolve_game
+from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 
@@ -90,7 +91,7 @@ def fuzz(game: Game, target: str, games: int, cap: int) -> list[dict[str, Any]]:
 
 def add_parser(sub: Any) -> None:
     """The `validate` sub-command's arguments."""
-    v = sub.add_parser("validate", help="check game folders and report every problem")
+    v = sub.add_parser("validate", help=COMMANDS["validate"])
     v.add_argument("paths", nargs="+", help="game folders or shipped game names")
     v.add_argument("--format", choices=["text", "json"], default="text")
     v.add_argument("--strict", action="store_true", help="treat warnings as errors")

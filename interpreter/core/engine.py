@@ -10,7 +10,7 @@ from __future__ import annotations
 import traceback
 from typing import Any, Sequence
 
-from ruledsl.compiler import MODULE_NAME, ChooseSpec
+from ruledsl.program import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
 from ruledsl.runtime_support import RuleRuntimeError
 

@@ -6,7 +6,7 @@ import marshal
 from pathlib import Path
 from typing import Any
 
-from ruledsl.compiler import AbilityCode
+from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
 
 from .schema_check import check_schema

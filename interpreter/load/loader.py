@@ -1,4 +1,4 @@
-"""Load a game folder: YAML (safe) → schema → board graph → rules parse → check → compile.
+"""Load a game folder: YAML (safe) → schema → board → rules parse → check → compile.
 
 Each part of the work lives in a module of its own (board, components, fields, tables, rules files);
 this one puts them together in order and builds the `Game`.
@@ -93,7 +93,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                 self.diags.error(pos.nearest(("summary", key)), "unknown-field",
                                  f"summary {key} '{summary[key]}' is not {an(kind)} field",
                                  did_you_mean(summary[key], list(fields)))
-        adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
+        adjacency = tuple(tuple(sorted(index[m] for m in graph.successors(n))) for n in node_ids)
         edges, edge_types = _edge_columns(graph, node_ids, index)
         components = {
             kind: Component(kind, info[0], info[1], info[2], {k: v[0] for k, v in component_fields[kind].items()},
@@ -137,7 +137,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
         return Game(
             name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
             max_seats=seats["max"], currency=currency, start=data["start"], world=world, program=program,
-            graph=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
+            board=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
             component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
