@@ -11,7 +11,7 @@ from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
 from .budget import PhaseWork
-from .program import MODULE_NAME, PhaseCode, Program
+from .program import MODULE_NAME, PhaseCode, ProgramCode
 from .types import ANY, Type
 
 
@@ -50,7 +50,7 @@ _FRESH = (A.ListLit, A.ListComp, A.MapLit, A.MapComp)
 class AssemblyMixin(CompilerBase):
     """Turns the generated lines into functions, once, in a namespace with safe built-ins only."""
 
-    def _assemble(self) -> Program:
+    def _assemble(self) -> ProgramCode:
         lines: list[str] = []
         spans: list[Span | None] = []
         block_names: dict[str, list[str]] = {}
@@ -100,7 +100,7 @@ class AssemblyMixin(CompilerBase):
                 phases[name] = PhaseCode(name, params, False, function=namespace[fname], direct=namespace[fname])
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
-        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas)
+        return ProgramCode(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas)
 
 
 # The kinds of values that may be changed in place: lists and maps (and values of unknown kind).

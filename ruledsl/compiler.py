@@ -22,7 +22,7 @@ from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
 from .mutation import Mutations
 from .purity import memoised
-from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program
+from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program, ProgramCode
 from .statements import StatementsMixin
 from .waiting import WaitingMixin
 from .types import Type
@@ -124,8 +124,13 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self._warn_unreachable()
         if self.diags.has_errors:
             return None, self.diags.items
+        types = {name: (params, ret) for name, (params, ret, _) in self.formula_done.items()}
+        return Program(self._finish, types), self.diags.items
+
+    def _finish(self) -> ProgramCode:
+        """Generate the rest of the code (the agent path) and compile it all: when a game first runs."""
         self._compile_direct()
-        return self._assemble(), self.diags.items
+        return self._assemble()
 
 
 def compile_rules(world: World, files: list[A.RulesFile], start: str, start_span: Span,

@@ -123,12 +123,12 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             return None
         display = data.get("display") or {}
         for key, name in display.items():
-            found = program.formulas.get(name)
+            found = program.formula_types.get(name)
             where = pos.nearest(("display", key))
             if found is None:
                 self.diags.error(where, "unknown-name", f"display {key} '{name}' is not a formula",
-                                 did_you_mean(name, list(program.formulas)))
-            elif [t.kind for t in found[1]] != ["node"] or found[2].kind not in ("str", "any"):
+                                 did_you_mean(name, list(program.formula_types)))
+            elif [t.kind for t in found[0]] != ["node"] or found[1].kind not in ("str", "any"):
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
         places = self.places(data, pos, seat_fields, global_fields)
