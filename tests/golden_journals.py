@@ -3,7 +3,7 @@
 Each case is a bot game (several seeds and seat counts per game, City's advanced variant too),
 kept as two files in tests/data/golden/:
 
-  NAME.journal.json   the journal (game, variant, seats, seed, names, every choice by option id)
+  NAME.journal   the journal (game, variant, seats, seed, names, every choice by option id)
   NAME.events.jsonl   one line per event of the log (kind, seats, data, text, to), then a last
                       line with the result, the number of decisions and a digest of the game's
                       final data (fields, ledger, generator)
@@ -105,7 +105,7 @@ def events_text(state: dict[str, Any]) -> str:
 
 def load_journal(case: Case) -> Journal:
     """The stored journal of a case."""
-    return Journal.load(GOLDEN / f"{case.name}.journal.json")
+    return Journal.load(GOLDEN / f"{case.name}.journal")
 
 
 def replayed(case: Case) -> dict[str, Any]:
@@ -121,7 +121,7 @@ def write(case: Case) -> None:
     assert journal is not None
     journal.game = case.game  # portable: a name or a path relative to the repository
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    (GOLDEN / f"{case.name}.journal.json").write_text(journal.dumps(), encoding="utf-8")
+    (GOLDEN / f"{case.name}.journal").write_text(journal.dumps(), encoding="utf-8")
     (GOLDEN / f"{case.name}.events.jsonl").write_text(events_text(replayed(case)), encoding="utf-8")
 
 

@@ -20,7 +20,7 @@ CASES = cases()
 def test_every_case_is_stored() -> None:
     stored = {p.name for p in GOLDEN.iterdir()}
     for case in CASES:
-        assert f"{case.name}.journal.json" in stored, f"missing {case.name}: run make goldens"
+        assert f"{case.name}.journal" in stored, f"missing {case.name}: run make goldens"
         assert f"{case.name}.events.jsonl" in stored
     assert len(CASES) >= 30
 
