@@ -199,12 +199,14 @@ class Expressions(ExprCostMixin):
         start = scope.counter[0]
         method = getattr(self, "_" + type(e).__name__)
         result: Code = method(e, scope)
-        if not in_arith and result[1].kind == "int" and COUNT_WORK_ON() and _grows(e, self.resolver(scope)):
+        kind = type(e)
+        if kind is A.BinOp and not in_arith and result[1].kind == "int" and COUNT_WORK_ON() \
+                and _grows(e, self.resolver(scope)):
             # The whole sum or product is done: a number past the limit stops the game here.
             return (f"_num({result[0]})", result[1])
-        if isinstance(e, _COSTLY):
+        if kind in _COSTLY:
             return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h")), result[1])
-        if isinstance(e, _READS):
+        if kind is not A.Name and kind in _READS or kind is A.Name and e.name in self.world.tables:  # type: ignore[union-attr]
             # Fixed data read with literal keys: its value, written as a literal (folding.py), or
             # bound once as a constant when it is a part of a table (`prices.bare`).
             value = fixed_value(e, self.resolver(scope))

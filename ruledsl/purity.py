@@ -27,14 +27,26 @@ _HASHABLE = re.compile(r"(int|str|bool|node|seat)\??")
 
 def _walk(node: object) -> Iterable[object]:
     """Every node of a tree, the node itself first."""
-    yield node
-    if isinstance(node, tuple):
-        for x in node:
-            yield from _walk(x)
-    elif dataclasses.is_dataclass(node):
-        for f in dataclasses.fields(node):
-            if f.name != "span" and not f.name.endswith("_span"):
-                yield from _walk(getattr(node, f.name))
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, tuple):
+            todo.extend(node)
+        elif isinstance(node, A.Node):
+            todo.extend(getattr(node, name) for name in _children(type(node)))
+
+
+_CHILDREN: dict[type, tuple[str, ...]] = {}
+
+
+def _children(kind: type) -> tuple[str, ...]:
+    """The fields of a kind of node that may hold nodes (not its positions)."""
+    names = _CHILDREN.get(kind)
+    if names is None:
+        names = _CHILDREN[kind] = tuple(f.name for f in dataclasses.fields(kind)
+                                        if f.name != "span" and not f.name.endswith("_span"))
+    return names
 
 
 def _declared(formula: A.Formula) -> set[str]:
