@@ -60,7 +60,7 @@ class ExprCostMixin:
         if isinstance(e, A.ListLit):
             return len(e.items)
         if isinstance(e, (A.ListComp, A.MapComp)):
-            return PAID
+            return self.known_sizes.get(id(e), PAID)  # (a list computed when compiling: its length)
         if isinstance(e, A.BinOp):  # `+` of lists: its making visits both parts, counted there
             return self.known_sizes.get(id(e), PAID)
         var = scope.lookup(e.name) if isinstance(e, A.Name) else None

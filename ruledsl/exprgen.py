@@ -8,7 +8,7 @@ from typing import Callable
 
 from . import ast as A
 from .diagnostics import DiagnosticBag, Span, an, did_you_mean
-from .folding import UNKNOWN, Resolve, fixed_value, literal
+from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, plain
 from . import cost
 from .cost import SEARCH_STEPS, Charges, Cost, FormulaWork
 from .exprcost import PAID, ExprCostMixin
@@ -53,6 +53,7 @@ class Expressions(ExprCostMixin):
         self.consts: dict[str, object] = {}
         self.hoister = Hoister()
         self._reader = False
+        self._this_reader = False   # `reader` of the expression being generated (see read)
         self.charges = Charges()
         self.stmt_start = 0
         self._in_arith = False      # generating an operand of + - * (see _checked_number)
@@ -198,6 +199,7 @@ class Expressions(ExprCostMixin):
         in_arith, self._in_arith = self._in_arith, False
         start = scope.counter[0]
         method = getattr(self, "_" + type(e).__name__)
+        self._this_reader = reader
         result: Code = method(e, scope)
         kind = type(e)
         if kind is A.BinOp and not in_arith and result[1].kind == "int" and COUNT_WORK_ON() \
@@ -482,9 +484,26 @@ class Expressions(ExprCostMixin):
             self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
 
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
+        reader = self._this_reader
         inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         elt, t = self.expr(e.elt, inner)
-        return (f"[{elt}{self._end_comprehension(e.iter, var, it, condition, scope)}]", list_of(t))
+        code = f"[{elt}{self._end_comprehension(e.iter, var, it, condition, scope)}]"
+        return (self._folded(e, scope, reader) or code, list_of(t))
+
+    def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
+        """A list made only of fixed data, computed now (folding.evaluate): the code reading it.
+
+        Its work is still counted as if it were made every time (the count depends on the rules
+        only). A value that may be kept gets a copy of its own.
+        """
+        known = evaluate(e, {}, self.world, self.resolver(scope))
+        value = plain(known) if known is not None else UNKNOWN
+        if not isinstance(value, list):
+            self.known_sizes.pop(id(e), None)
+            return None
+        self.known_sizes[id(e)] = len(value)
+        ref = self.const("folded", repr(value), value)
+        return ref if reader else f"{ref}[:]"
 
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
         vt: Type | None = None
@@ -506,6 +525,7 @@ class Expressions(ExprCostMixin):
 
     # ---------------------------------------------------------------- calls
     def _Call(self, e: A.Call, scope: Scope) -> Code:
+        reader = self._this_reader
         sig = self.formula_sig(e.name, e.name_span)
         if sig is not None:
             params, ret, fn = sig
@@ -517,7 +537,7 @@ class Expressions(ExprCostMixin):
                 if not assignable(pt, t):
                     self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}")
                 codes.append(code)
-            inlined = self._inline(e, codes, params, scope)
+            inlined = self._inline(e, codes, params, scope, reader)
             if inlined is not None:
                 return (inlined, ret)
             work = self.formula_work.get(e.name)
@@ -547,7 +567,7 @@ class Expressions(ExprCostMixin):
         args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
         return self._builtin(e, args, scope)
 
-    def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope) -> str | None:
+    def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope, reader: bool) -> str | None:
         """The body of a one-expression formula with its arguments in place, when that is safe.
 
         Calls cost more than most formula bodies. Only arguments that are plain reads are
@@ -558,6 +578,11 @@ class Expressions(ExprCostMixin):
         if found is None or self.inline_depth >= INLINE_DEPTH or not all(_plain_read(a) for a in e.args):
             return None
         names, body = found
+        if e.name in self.memo:  # a constant: computed now if it can be, else remembered as it runs
+            folded = evaluate(body, {}, self.world, self.resolver(Scope(None, False)))
+            value = plain(folded) if folded is not None else UNKNOWN
+            if not isinstance(value, list):
+                return None
         inner = Scope(None, persistent=False, counter=scope.counter)
         for name, code, t, arg in zip(names, codes, params, e.args):
             inner.vars[name] = Var(name, t, f"({code})", "param", e.span, used=True)
@@ -569,7 +594,7 @@ class Expressions(ExprCostMixin):
         self.inline_depth += 1
         self.charges.begin()
         try:
-            code, _ = self.expr(body, inner)
+            code, _ = self.read(body, inner) if reader else self.expr(body, inner)
             failed = self.diags.has_errors
         finally:
             self.diags = saved

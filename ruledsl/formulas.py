@@ -22,7 +22,9 @@ class FormulasMixin(BudgetMixin):
 
     def _inline_body(self, name: str) -> tuple[list[str], A.Expr] | None:
         formula = self.formulas.get(name)
-        if formula is None or formula.expr is None or name in self.formula_busy or name in self.memo:
+        if formula is None or formula.expr is None or name in self.formula_busy:
+            return None
+        if name in self.memo and formula.params:  # (a remembered one only to be computed now, see _inline)
             return None
         return [p.name for p in formula.params], formula.expr
 
