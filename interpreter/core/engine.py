@@ -17,10 +17,10 @@ from ruledsl.runtime_support import RuleRuntimeError
 from .decision import Decision, GameOver, NotYourTurn, Option, Result, UnknownOption
 from .errors import RuleError
 from .game import Game
-from .runtime import CALL, MAX_DEPTH, STEP_BUDGET, Capped, Ended, Located, Picker, Runtime, by_seat
+from .runtime import CALL, MAX_DEPTH, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime, by_seat
 from .state import copy_state, initial_state
 
-__all__ = ["Engine", "MAX_DEPTH", "Picker", "STEP_BUDGET"]
+__all__ = ["BotError", "Engine", "MAX_DEPTH", "Picker", "STEP_BUDGET"]
 
 class Engine:
     """Plays one compiled game."""
@@ -241,7 +241,7 @@ class Engine:
         except Capped:
             state["stack"] = []
             state["pending"] = None
-        except (RuleError, KeyboardInterrupt):
+        except (RuleError, KeyboardInterrupt, BotError):
             raise
         except Exception as err:
             raise self._locate(err) from err
@@ -254,7 +254,7 @@ class Engine:
             raise RuleError(f"the phase '{self.game.start}' finished without 'end winners'", None)
         except (Ended, Capped):
             state["stack"] = []
-        except (RuleError, KeyboardInterrupt):
+        except (RuleError, KeyboardInterrupt, BotError):
             raise
         except Exception as err:
             raise self._locate(err) from err

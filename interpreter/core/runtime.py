@@ -19,7 +19,7 @@ from . import rng
 if TYPE_CHECKING:
     from .engine import Engine
 
-__all__ = ["MAX_DEPTH", "STEP_BUDGET", "Capped", "Ended", "Located", "Picker", "Runtime", "by_seat"]
+__all__ = ["MAX_DEPTH", "STEP_BUDGET", "BotError", "Capped", "Ended", "Located", "Picker", "Runtime", "by_seat"]
 
 CALL = 1
 # Characters of event log one decision may write (only while the log is kept).
@@ -28,6 +28,10 @@ SUSPEND = 2
 
 # A bot's answer in agent mode: (state, seat, the seat's legal options) -> index of the option chosen.
 Picker = Callable[[dict[str, Any], int, list[Any]], int]
+
+
+class BotError(Exception):
+    """A picker failed or gave no valid answer (agent mode): a bug in the bot, not in the rules."""
 
 
 class Ended(Exception):
@@ -178,9 +182,12 @@ class Runtime:
         state = self.state
         if state["decisions"] >= self.cap:
             raise Capped()
-        k = self.pickers[seat](state, seat, options)  # type: ignore[index]
-        if not 0 <= k < len(options):
-            raise ValueError(f"the bot of seat {seat} picked option {k} of {len(options)}")
+        try:
+            k = self.pickers[seat](state, seat, options)  # type: ignore[index]
+        except Exception as err:  # the bot's fault, not the rules': not placed in the rules
+            raise BotError(f"the bot of seat {seat} failed: {type(err).__name__}: {err}") from err
+        if type(k) is not int or not 0 <= k < len(options):
+            raise BotError(f"the bot of seat {seat} picked option {k!r} of {len(options)}")
         if self.journal is not None:
             self.journal.append((seat, self.engine.option_text(spec_id, options[k])))
         state["decisions"] += 1
