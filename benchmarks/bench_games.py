@@ -3,7 +3,9 @@
 - decisions/s: `cityrules simulate GAME` (random bots, no event log), CPU time;
 - playouts/s: whole random games from a new state;
 - copy + playout: the cost a search bot pays per simulation: copy a mid-game state, then play it
-  out with random bots (a determinizing bot adds its sampling to the copy: see `copy_and_playout`).
+  out with random bots (a determinizing bot adds its sampling to the copy: see `copy_and_playout`);
+- the work budget's cost: the same simulations with the rules compiled without counting their work
+  (ruledsl/cost.py), which nothing but this benchmark ever does.
 Each figure is the median of interleaved rounds. Prints figures and asserts nothing. Run: make bench
 """
 
@@ -12,7 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
-from common import GAMES, engine, interleaved, median
+from common import GAMES, engine, interleaved, median, median_ratio
 
 from interpreter.agents import RandomAgent, bot_seed
 from interpreter.analysis.simulate import play_bots, simulate
@@ -48,6 +50,28 @@ def copy_and_playout(eng: Engine, states: list[dict[str, Any]],
         playout(eng, prepare(state), 10_000 + i)
 
 
+def budget_cost(games: int, rounds: int) -> None:
+    """Print how much slower simulations are for counting the rules' work."""
+    import ruledsl.cost as cost
+
+    engines = {}
+    for counting in (True, False):
+        cost.COUNT_WORK = counting
+        for label, name, variant, seats in GAMES:
+            engines[(label, counting)] = engine(name, variant)
+    cost.COUNT_WORK = True
+    work: dict[str, Callable[[], Any]] = {}
+    for label, name, _, seats in GAMES:
+        n = games * (5 if name == "downtown" else 1)
+        for counting in (True, False):
+            eng = engines[(label, counting)]
+            work[f"{label}:{counting}"] = lambda eng=eng, n=n, seats=seats: simulate(eng, n, seats, seed=700)
+    times = interleaved(work, rounds)
+    shown = ", ".join(f"{label} {median_ratio(times[f'{label}:True'], times[f'{label}:False']) * 100 - 100:+.1f} %"
+                      for label, *_ in GAMES)
+    print(f"  the work budget (counting every step against 2,000,000 per decision) costs: {shown}")
+
+
 def main() -> None:
     """Print the figures of each game."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -73,6 +97,10 @@ def main() -> None:
         print(f"  {label:<14} {seats} seats: {decisions / t / 1000:6.1f} k decisions/s "
               f"({t / decisions * 1e6:5.1f} us each), {n / t:7.1f} playouts/s, "
               f"copy + playout from mid-game {copy / n * 1000:6.2f} ms")
+    per = {label: median(times[f"{label}:simulate"]) / sizes[label][1] for label, *_ in GAMES}
+    print(f"  City per decision: {per['City'] / per['Downtown']:.1f}x Downtown's "
+          f"(advanced rules {per['City advanced'] / per['Downtown']:.1f}x; target <= 2x)")
+    budget_cost(args.games, args.rounds)
 
 
 if __name__ == "__main__":
