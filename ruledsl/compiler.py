@@ -18,6 +18,7 @@ from .codegen import AssemblyMixin, _Function, copy_code
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .budget import Region
 from .direct import DirectMixin
+from .events import logged_events
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
 from .mutation import Mutations
@@ -125,7 +126,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         if self.diags.has_errors:
             return None, self.diags.items
         types = {name: (params, ret) for name, (params, ret, _) in self.formula_done.items()}
-        return Program(self._finish, types), self.diags.items
+        return Program(self._finish, types, logged_events(self.phases.values()), self.chooses), self.diags.items
 
     def _finish(self) -> ProgramCode:
         """Generate the rest of the code (the agent path) and compile it all: when a game first runs."""

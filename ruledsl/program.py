@@ -23,6 +23,7 @@ class ChooseSpec:
     each: bool
     span: Span
     prompt_function: str = ""
+    label_function: str = ""                 # the choice's `label` template, when it has one
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class ProgramCode:
     source: str
     line_spans: list[Span | None]
     prompts: list[Callable[..., str]] = field(default_factory=list)
+    # by choice: its `label` function (runtime, locals, seat, option) -> text, or None for the default
+    labels: list[Callable[..., str] | None] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
 
@@ -72,11 +75,16 @@ class Program:
     the first time something runs it (`build` makes it), which is most of a check's time saved.
     """
 
-    def __init__(self, build: Callable[[], ProgramCode], formula_types: dict[str, tuple[list[Type], Type]]):
+    def __init__(self, build: Callable[[], ProgramCode], formula_types: dict[str, tuple[list[Type], Type]],
+                 events: dict[str, tuple[str, ...]] | None = None, chooses: list[ChooseSpec] | None = None):
         self._build: Callable[[], ProgramCode] | None = build
         self._code: ProgramCode | None = None
+        # Static facts about each `choose`, by its number (known once the rules are checked).
+        self.chooses: list[ChooseSpec] = chooses if chooses is not None else []
         # name -> (parameter types, result type), known once the rules are checked
         self.formula_types = formula_types
+        # event kind -> the data fields its `log` statements record (see events.py)
+        self.events: dict[str, tuple[str, ...]] = events or {}
 
     @property
     def code(self) -> ProgramCode:
@@ -90,11 +98,6 @@ class Program:
     def phases(self) -> dict[str, PhaseCode]:
         """Each phase's compiled code."""
         return self.code.phases
-
-    @property
-    def chooses(self) -> list[ChooseSpec]:
-        """Static facts about each `choose`, by its number."""
-        return self.code.chooses
 
     @property
     def loop_spans(self) -> list[Span]:
@@ -115,6 +118,11 @@ class Program:
     def prompts(self) -> list[Callable[..., str]]:
         """Each `choose`'s prompt function."""
         return self.code.prompts
+
+    @property
+    def labels(self) -> list[Callable[..., str] | None]:
+        """By choice: its `label` function, or None for the default."""
+        return self.code.labels
 
     @property
     def formulas(self) -> dict[str, tuple[Callable[..., Any], list[Type], Type]]:

@@ -130,10 +130,12 @@ class WaitingMixin(BudgetMixin):
             var_type = elem
             call = f"c.choose({spec_id}, L, {by}, {opts})"
             seat_param = "_seat"
+            label_scope = scope
         else:
             seats, st = self.exprs.expr(s.by, scope)
             if not assignable(list_of(SEAT), st):
-                self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}")
+                self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}",
+                                 related=self.exprs.explain(s.by.span, st))
             inner = Scope(scope, scope.persistent, scope.counter)
             self.exprs.no_shadow(s.each_var, s.span, scope)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
@@ -149,14 +151,16 @@ class WaitingMixin(BudgetMixin):
             var_type = list_of(elem.or_none())
             call = f"c.choose_each({spec_id}, L, {seats}, lambda {sv.code}: {opts})"
             seat_param = sv.code
+            label_scope = inner
         prompt_function = _Function(prompt_fn, f"c, L, {seat_param}")
         prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
         self.functions.append(prompt_function)
+        label_fn = self._label_function(s, spec_id, elem, label_scope, seat_param)
         nids = self.world.node_ids
         comps = self.world.ids_by_kind()
         self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
                                        R.make_identifier(elem, nids, comps),
-                                       s.secret, s.each_var is not None, s.span, prompt_fn))
+                                       s.secret, s.each_var is not None, s.span, prompt_fn, label_fn))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)
@@ -175,14 +179,22 @@ class WaitingMixin(BudgetMixin):
         return size if isinstance(size, int) or (isinstance(size, str) and size != PAID) else "c.nseats"
 
     def _prompt(self, s: A.Choose, scope: Scope) -> str:
-        """The prompt's code: it goes into a function of its own, so it keeps no value (hoist.py)."""
+        """The prompt's code (see _for_people)."""
         if s.prompt is None:
             return repr(f"Choose {s.var}")
+        return self._for_people(s.prompt, scope)
+
+    def _for_people(self, template: A.Template, scope: Scope) -> str:
+        """A text shown only to people (a prompt, an option's label): in a function of its own, run
+        only when someone looks, so it keeps no value (hoist.py) and counts no work (cost.py: the
+        direct form of the choice has no such text, and both forms must count the same)."""
         self.exprs.hoister.off += 1
+        self.exprs.charges.off += 1
         try:
-            return self.exprs.template(s.prompt, scope)
+            return self.exprs.template(template, scope)
         finally:
             self.exprs.hoister.off -= 1
+            self.exprs.charges.off -= 1
 
     def _charge_pass(self, fn: _Function, body_block: int, loop: int, span: Span, body: Region,
                      condition: Cost | None) -> None:
@@ -222,3 +234,21 @@ class WaitingMixin(BudgetMixin):
         fn.emit("c.depth += 1", span)
         fn.emit(call, span)
         fn.emit("c.depth -= 1", span)
+
+    def _label_function(self, s: A.Choose, spec_id: int, elem: Type, scope: Scope, seat_param: str) -> str:
+        """The function giving one option's text from the choice's `label` template ("" without one).
+
+        Inside the template the choice's variable names the option being labelled, as it will
+        name the answer after the choice; like the prompt, it runs only when a person looks.
+        """
+        if s.label is None:
+            return ""
+        inner = Scope(scope, False, scope.counter)
+        option = inner.declare(s.var, elem, "comp", s.span, comp=True)
+        option.used = True
+        text = self._for_people(s.label, inner)
+        name = f"_O{spec_id}"
+        function = _Function(name, f"c, L, {seat_param}, {option.code}")
+        function.emit(f"return {text}", s.label.span)
+        self.functions.append(function)
+        return name

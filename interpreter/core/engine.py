@@ -8,7 +8,7 @@ is put to a picker while the rules run straight through, without pausing (see `r
 from __future__ import annotations
 
 import traceback
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 from ruledsl.program import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
@@ -20,7 +20,21 @@ from .game import Game
 from .runtime import CALL, MAX_DEPTH, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime, by_seat
 from .state import copy_state, initial_state
 
-__all__ = ["BotError", "Engine", "MAX_DEPTH", "Picker", "STEP_BUDGET"]
+__all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "STEP_BUDGET"]
+
+
+class ChanceHook(Protocol):
+    """Fixed chance for scenario tests: sees every roll and shuffle after the seeded generator.
+
+    The generator is used as always, so forcing one roll leaves every other draw of the game
+    as it was; the hook may only replace the outcome.
+    """
+
+    def roll(self, faces: list[Any], k: int) -> int:
+        """The index of the face to give instead of the k-th (the generator's pick)."""
+
+    def shuffled(self, state: dict[str, Any], items: list[Any]) -> None:
+        """Reorder a list the rules have just shuffled, in place."""
 
 class Engine:
     """Plays one compiled game."""
@@ -29,6 +43,8 @@ class Engine:
         self.game = game
         self.program = game.program
         self.blocks = {name: p.blocks for name, p in game.program.phases.items() if p.resumable}
+        # None in play: scenario tests set it to fix dice and shuffles (see ChanceHook).
+        self.chance: ChanceHook | None = None
         self.runtime = Runtime(self)
 
     # ------------------------------------------------------------ public API
@@ -99,10 +115,15 @@ class Engine:
         prompt_of = self.program.prompts[p["spec"]]
         self.runtime.bind(state)
         L = state["stack"][-1][2]
+        label_of = self.program.labels[p["spec"]] if self.program.labels else None
         for i, s in enumerate(p["seats"]):
             if not p["done"][i]:
-                choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
                 try:
+                    if label_of is None:
+                        choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
+                    else:  # the choice's `label` template, run per option (only when a person looks)
+                        choices[s] = tuple(Option(f"{spec.var}:{spec.ident(v)}", str(label_of(self.runtime, L, s, v)),
+                                                  v) for v in p["options"][i])
                     prompts[s] = prompt_of(self.runtime, L, s)
                 except Exception as err:
                     raise self._locate(err) from err

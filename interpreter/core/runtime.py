@@ -255,11 +255,15 @@ class Runtime:
         if not faces:
             raise RuleRuntimeError("roll from an empty list")
         self.state["rng"], k = rng.below(self.state["rng"], len(faces))
+        if self.engine.chance is not None:
+            k = self.engine.chance.roll(faces, k)
         return faces[k]
 
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list with the game's seeded generator."""
         self.state["rng"] = rng.shuffle(self.state["rng"], items)
+        if self.engine.chance is not None:
+            self.engine.chance.shuffled(self.state, items)
 
     def runaway(self, loop: int) -> None:
         """A loop used up the step budget."""
