@@ -38,7 +38,7 @@ from interpreter.load.loader import load_game  # noqa: E402
 GAMES: dict[str, tuple[str | None, ...]] = {
     "downtown": (None,),
     "london": (None,),
-    "city": (None, "advanced"),
+    "city": (None, "advanced", "advanced-4-laps"),
     "examples/harbour": (None,),
 }
 SEEDS = (1, 2)
