@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test quick bench fuzz typecheck clean
+.PHONY: setup play test quick bench goldens fuzz typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +29,14 @@ quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
-	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_games.py
+	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_memory.py
+
+# Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules
+# changed on purpose: `make goldens` for every game, or `.venv/bin/python tests/golden_journals.py city`.
+goldens: $(STAMP)
+	$(BIN)/python tests/golden_journals.py
 
 # 10,000 mutants of the shipped games, validated and played: counts tracebacks, hangs, crashes (minutes).
 fuzz: $(STAMP)

@@ -28,7 +28,14 @@ class RandomAgent:
 
     def pick(self, engine: Engine, state: dict[str, Any], seat: int) -> int:
         """A random legal option."""
-        n = engine.option_count(state, seat)
+        return self.pick_among(state, seat, engine.option_count(state, seat))
+
+    def picker(self, state: dict[str, Any], seat: int, options: list[Any]) -> int:
+        """The same pick as an agent-mode picker (`Engine.play`, `Engine.playout`)."""
+        return rng.next_u64(self.seed ^ (state["decisions"] * 0x2545F4914F6CDD1D & 0xFFFFFFFFFFFFFFFF))[1] % len(options)
+
+    def pick_among(self, state: dict[str, Any], seat: int, n: int) -> int:
+        """A uniform index below n, from the bot's seed and the number of decisions so far."""
         _, bits = rng.next_u64(self.seed ^ (state["decisions"] * 0x2545F4914F6CDD1D & 0xFFFFFFFFFFFFFFFF))
         return bits % n
 

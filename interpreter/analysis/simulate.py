@@ -27,27 +27,24 @@ class GameRecord:
 
 
 def play_bots(engine: Engine, seats: int, seed: int, keep_journal: bool = False,
-              max_decisions: int | None = None) -> tuple[dict[str, Any], GameRecord]:
-    """One game of random bots, in place (the fast path), optionally journaled."""
+              max_decisions: int | None = None, log: bool = True) -> tuple[dict[str, Any], GameRecord]:
+    """One game of random bots, answered as the rules ask (the fast path), optionally journaled.
+
+    `log=False` skips the event log, which only people read; the game is the same.
+    """
     names = default_names(seats)
     bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
-    state = engine.new_game(seats, seed, names)
-    journal = (Journal(game_ref(engine.game), seats, seed, names, ["bot"] * seats, variant=engine.game.variant)
-               if keep_journal else None)
-    while state["result"] is None:
-        if max_decisions is not None and state["decisions"] >= max_decisions:
-            break
-        seat = engine.first_open_seat(state)
-        k = bots[seat].pick(engine, state, seat)
-        if journal is not None:
-            journal.choices.append((seat, engine.option_id(state, seat, k)))
-        engine.apply_index(state, seat, k)
+    choices: list[tuple[int, str]] | None = [] if keep_journal else None
+    state = engine.play(seats, seed, [b.picker for b in bots], names, journal=choices, log=log,
+                        max_decisions=max_decisions)
     g = engine.game
     winners = tuple(state["result"]["winners"]) if state["result"] else ()
     scores = list(state["seat"][g.score_field]) if g.score_field else [0] * seats
     rounds = state["global"][g.rounds_field] if g.rounds_field else None
-    if journal is not None:
-        journal.result = state["result"]
+    journal = None
+    if choices is not None:
+        journal = Journal(game_ref(engine.game), seats, seed, names, ["bot"] * seats, choices,
+                          state["result"], variant=engine.game.variant)
     return state, GameRecord(seed, winners, scores, rounds, state["decisions"], journal)
 
 
@@ -109,7 +106,8 @@ def simulate(engine: Engine, games: int, seats: int, seed: int = 0, journals: Pa
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
-        _, record = play_bots(engine, seats, game_seed, keep_journal=journals is not None, max_decisions=cap)
+        _, record = play_bots(engine, seats, game_seed, keep_journal=journals is not None, max_decisions=cap,
+                              log=False)
         report.add(record)
         if journals is not None and record.journal is not None:
             record.journal.save(journals / f"{engine.game.name}-{seats}p-seed{game_seed}.json")

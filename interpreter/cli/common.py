@@ -7,12 +7,12 @@ import os
 import re
 import textwrap
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 from ruledsl.printable import printable
 
-from ..core.engine import Engine
-from ..load.loader import load_game
+if TYPE_CHECKING:
+    from ..core.engine import Engine
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 MAX_NAME = 40
@@ -80,8 +80,11 @@ def sessions_dir() -> Path:
     return Path(base) / "cityrules" / "sessions"
 
 
-def load_engine(name: str, variant: str | None = None) -> Engine:
+def load_engine(name: str, variant: str | None = None) -> "Engine":
     """An engine for a shipped game's name or a game folder; an unknown variant is a usage error."""
+    from ..core.engine import Engine  # (loaded when needed: see COMMANDS in __init__.py)
+    from ..load.loader import load_game
+
     if variant is None:
         return Engine(load_game(name))
     plain = load_game(name)

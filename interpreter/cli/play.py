@@ -19,6 +19,7 @@ from ..core.state import default_names
 from ..load.loader import game_ref, resolve_game
 from ..play.saved import latest_unfinished, new_session_file, saved_sessions
 from ..play.session import Seat, Session
+from . import COMMANDS
 from .common import EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, sessions_dir, sub_parser, whole
 
 KINDS = ("human", *AGENTS)
@@ -130,7 +131,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `play` sub-command's arguments."""
-    pl = sub_parser(sub, "play", "play in the terminal, humans and bots",
+    pl = sub_parser(sub, "play", COMMANDS["play"],
                     "Play a game in the terminal. Every choice is saved at once in a journal, so a session "
                     "that is closed, interrupted (Ctrl-C, Ctrl-D, 'quit') or killed continues with --resume.",
                     ["cityrules play GAME                # you against bots; GAME: see cityrules games",

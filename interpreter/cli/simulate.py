@@ -13,6 +13,7 @@ from ruledsl.printable import printable
 from ..analysis.simulate import simulate
 from ..core.decision import DEFAULT_CAP
 from ..core.state import default_names
+from . import COMMANDS
 from .common import EXIT_OK, UsageError, load_engine, sub_parser, whole
 
 
@@ -64,7 +65,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `simulate` sub-command's arguments."""
-    s = sub_parser(sub, "simulate", "play many bot games and report the figures",
+    s = sub_parser(sub, "simulate", COMMANDS["simulate"],
                    "Play seeded random-bot games (seeds SEED, SEED+1, ...) and report each seat's wins, win rate "
                    "and mean score, rounds and decisions per game, and speed. A game that reaches the cap is "
                    "reported as unfinished, never as a win.",

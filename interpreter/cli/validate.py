@@ -20,6 +20,7 @@ from ..load.loader import check_game, resolve_game
 from ..play.trial import DEFAULT_ROUNDS, PLAY_SECONDS, Finding, trial_games
 from ..workbench.check import check_folder
 from ..workbench.suite import display_path
+from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, sub_parser, whole
 
 
@@ -127,7 +128,7 @@ def terminal_safe_json(text: str) -> str:
 
 def add_parser(sub: Any) -> None:
     """The `validate` sub-command's arguments."""
-    v = sub_parser(sub, "validate", "check game folders and report every problem",
+    v = sub_parser(sub, "validate", COMMANDS["validate"],
                    "Check every file of each game: YAML, schema, board, rules (names, types, arity). Each "
                    "problem is reported with its file, line and column. Then, when the game is clean, play a "
                    f"few seeded games with bots (about {PLAY_SECONDS:g} s of computing) that build every prompt "

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
-from ruledsl.compiler import Program
+from ruledsl.program import Program
 from ruledsl.world import World
+
+from .board import Board
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class Game:
     start: str
     world: World
     program: Program
-    graph: "nx.Graph[Any]"
+    board: Board
     seat_fields: tuple[FieldSpec, ...]
     global_fields: tuple[FieldSpec, ...]
     node_fields: tuple[FieldSpec, ...]
@@ -54,6 +58,11 @@ class Game:
     reconstructed_board: bool = False
     credits: str = ""
     sources: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def graph(self) -> "nx.Graph[Any]":
+        """The board as a networkx graph (`nx.DiGraph` when directed), built when first asked for."""
+        return self.board.graph()
 
     @property
     def node_ids(self) -> tuple[Any, ...]:

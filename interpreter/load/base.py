@@ -9,7 +9,7 @@ from typing import Any
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ruledsl.compiler import AbilityCode
+from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
 from ruledsl.provenance import describe, shown
 from ruledsl.types import NONE, Type, type_of_data, unify

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ruledsl import ast as A
-from ruledsl.compiler import AbilityCode
+from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import Span, an, did_you_mean
 from ruledsl.parser import parse_block
 from ruledsl.types import Type, type_of_data, unify

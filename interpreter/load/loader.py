@@ -1,4 +1,4 @@
-"""Load a game folder: YAML (safe) → schema → board graph → rules parse → check → compile.
+"""Load a game folder: YAML (safe) → schema → board → rules parse → check → compile.
 
 Each part of the work lives in a module of its own (board, components, fields, tables, rules files);
 this one puts them together in order and builds the `Game`.
@@ -96,7 +96,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                                  f"summary {key} '{summary[key]}' is not {an(kind)} field",
                                  did_you_mean(summary[key], list(fields)))
         game_positions = self.positions_later(game_file)
-        adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
+        adjacency = tuple(tuple(sorted(index[m] for m in graph.successors(n))) for n in node_ids)
         edges, edge_types = _edge_columns(graph, node_ids, index)
         components = {
             kind: Component(kind, info[0], info[1], info[2], {k: v[0] for k, v in component_fields[kind].items()},
@@ -129,12 +129,12 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             return None
         display = data.get("display") or {}
         for key, name in display.items():
-            found = program.formulas.get(name)
+            found = program.formula_types.get(name)
             where = pos.nearest(("display", key))
             if found is None:
                 self.diags.error(where, "unknown-name", f"display {key} '{name}' is not a formula",
-                                 did_you_mean(name, list(program.formulas)))
-            elif [t.kind for t in found[1]] != ["node"] or found[2].kind not in ("str", "any"):
+                                 did_you_mean(name, list(program.formula_types)))
+            elif [t.kind for t in found[0]] != ["node"] or found[1].kind not in ("str", "any"):
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
         places = self.places(data, pos, seat_fields, global_fields)
@@ -143,7 +143,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
         return Game(
             name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
             max_seats=seats["max"], currency=currency, start=data["start"], world=world, program=program,
-            graph=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
+            board=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
             component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
