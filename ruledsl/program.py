@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from . import ast as A
 from .diagnostics import Span
-from .types import Type
+from .types import ANY, Type
 
 MODULE_NAME = "<rules>"
 
@@ -23,6 +23,7 @@ class ChooseSpec:
     each: bool
     span: Span
     prompt_function: str = ""
+    elem: Type = ANY                         # the options' type (bots walk option values with it)
 
 
 @dataclass(frozen=True)

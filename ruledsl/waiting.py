@@ -127,7 +127,7 @@ class WaitingMixin(CompilerBase):
         comps = self.world.ids_by_kind()
         self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
                                        R.make_identifier(elem, nids, comps),
-                                       s.secret, s.each_var is not None, s.span, prompt_fn))
+                                       s.secret, s.each_var is not None, s.span, prompt_fn, elem))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)

@@ -1,5 +1,52 @@
-"""Bots: agents that pick an option for a seat."""
+"""Bots: agents that pick an option for a seat, from what that seat may see.
 
-from .random import AGENTS, Agent, RandomAgent, bot_seed
+`make_agent(name, seed, **options)` builds one by name: `random`, `greedy`, `mcts`, or `bot` (the
+default of `play`); `name:profile` picks one of the game's bot profiles (`mcts:builder`).
+"""
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "bot_seed"]
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .random import Agent, RandomAgent
+from .seeding import bot_seed
+
+# The bot `play` seats by default: the strongest that answers within about a second (docs/bots.md).
+DEFAULT_BOT = "mcts"
+
+AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+# Options each kind of bot accepts (the others are ignored, so one set of options fits a line-up).
+_OPTIONS = {"random": (), "greedy": ("samples", "tries", "horizon", "profile"),
+            "mcts": ("budget", "think", "profile", "playout", "exploration")}
+
+
+class UnknownBot(ValueError):
+    """A bot name that is not one of AGENTS."""
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """`mcts:builder` -> ("mcts", "builder"); `bot` is the default bot's name."""
+    kind, _, profile = name.strip().lower().partition(":")
+    if kind == "bot":
+        kind = DEFAULT_BOT
+    if kind not in AGENTS:
+        known = ", ".join(["bot", *AGENTS])
+        raise UnknownBot(f"unknown bot '{name.strip()}' (bots: {known})")
+    if profile and kind == "random":
+        raise UnknownBot(f"'{name.strip()}': the random bot has no profiles (it reads no evaluation)")
+    return kind, profile or None
+
+
+def make_agent(name: str, seed: int, **options: Any) -> Agent:
+    """A bot by name (`random`, `greedy`, `mcts`, `bot`, with `:profile` for a game's profile)."""
+    kind, profile = split_name(name)
+    if profile is not None:
+        options["profile"] = profile
+    accepted = {k: v for k, v in options.items() if k in _OPTIONS[kind] and v is not None}
+    return AGENTS[kind](seed, **accepted)
+
+
+__all__ = ["AGENTS", "DEFAULT_BOT", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "UnknownBot", "bot_seed",
+           "make_agent", "split_name"]

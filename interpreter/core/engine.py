@@ -21,6 +21,9 @@ from .state import copy_state, initial_state
 
 STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
+# Locals key (a name no rule can write) keeping, next to a secret choice's answers, the options each
+# seat had: bots resample the other seats' answers from them (agents/determinize.py).
+SECRET_OPTIONS = "$options:"
 _CALL = 1
 _SUSPEND = 2
 
@@ -99,7 +102,7 @@ class Runtime:
                 done[i] = True
                 left -= 1
         if not left:
-            self.engine._bind_answers(self.state, spec, L, seats, answers)
+            self.engine._bind_answers(self.state, spec, L, seats, answers, options)
             return
         self.state["pending"] = {"spec": spec_id, "seats": seats, "options": options,
                                  "answers": answers, "done": done, "left": left}
@@ -302,17 +305,29 @@ class Engine:
         state["pending"] = None
         L = state["stack"][-1][2]
         if spec.each:
-            self._bind_answers(state, spec, L, p["seats"], p["answers"])
+            self._bind_answers(state, spec, L, p["seats"], p["answers"], p["options"])
         else:
             L[spec.var] = p["answers"][0]
+            if spec.secret:
+                self._keep_secret_options(state, spec, L, p["seats"], p["options"])
         self._run(state)
 
     def _bind_answers(self, state: dict[str, Any], spec: ChooseSpec, L: dict[str, Any], seats: list[int],
-                      answers: list[Any]) -> None:
+                      answers: list[Any], options: list[list[Any]]) -> None:
         values: list[Any] = [None] * state["seats"]
         for s, a in zip(seats, answers):
             values[s] = a
         L[spec.var] = values
+        if spec.secret:
+            self._keep_secret_options(state, spec, L, seats, options)
+
+    def _keep_secret_options(self, state: dict[str, Any], spec: ChooseSpec, L: dict[str, Any], seats: list[int],
+                             options: list[list[Any]]) -> None:
+        """Keep, by seat, the options of a secret choice's answers while they are bound (see SECRET_OPTIONS)."""
+        asked: list[Any] = [None] * state["seats"]
+        for s, o in zip(seats, options):
+            asked[s] = o
+        L[SECRET_OPTIONS + spec.var] = [spec.each, asked]
 
     def _run(self, state: dict[str, Any]) -> None:
         c = self.runtime
