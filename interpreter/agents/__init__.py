@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..core.game import Game
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random import Agent, RandomAgent
@@ -39,6 +40,29 @@ def split_name(name: str) -> tuple[str, str | None]:
     return kind, profile or None
 
 
+def parse_lineup(text: str, game: Game, seats: int) -> list[str]:
+    """`mcts` (every seat) or `mcts,random,greedy:builder,...` (one per seat), checked against the game.
+
+    Raises ValueError with a message for people when a name, a profile or the count is wrong.
+    """
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    for name in names:
+        check_bot(name, game)
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise ValueError(f"--bots names {len(names)} bots for {seats} seats: give one name, or one per seat")
+    return names
+
+
+def check_bot(name: str, game: Game) -> None:
+    """Raise UnknownBot when the name is not a bot, or names a profile the game does not declare."""
+    _, profile = split_name(name)
+    if profile is not None and profile not in game.bots.profiles:
+        known = ", ".join(game.bots.profiles) or "none"
+        raise UnknownBot(f"{game.title} has no bot profile '{profile}' (its profiles: {known})")
+
+
 def make_agent(name: str, seed: int, **options: Any) -> Agent:
     """A bot by name (`random`, `greedy`, `mcts`, `bot`, with `:profile` for a game's profile)."""
     kind, profile = split_name(name)
@@ -49,4 +73,4 @@ def make_agent(name: str, seed: int, **options: Any) -> Agent:
 
 
 __all__ = ["AGENTS", "DEFAULT_BOT", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "UnknownBot", "bot_seed",
-           "make_agent", "split_name"]
+           "check_bot", "make_agent", "parse_lineup", "split_name"]

@@ -18,7 +18,8 @@ def bot_seed(game_seed: int, seat: int) -> int:
 
 def decision_stream(seed_state: int, state: dict[str, Any]) -> int:
     """The generator state a bot starts a decision from: its seed mixed with the decision count."""
-    return seed_state ^ (state["decisions"] * _MIX & _MASK)
+    decisions: int = state["decisions"]
+    return seed_state ^ (decisions * _MIX & _MASK)
 
 
 def mix(a: int, b: int) -> int:

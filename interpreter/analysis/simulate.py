@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agents import RandomAgent, bot_seed
+from ..agents import bot_seed, make_agent
 from ..core.engine import Engine
 from ..core.journal import Journal
 from ..load.loader import game_ref
@@ -27,12 +27,14 @@ class GameRecord:
 
 
 def play_bots(engine: Engine, seats: int, seed: int, keep_journal: bool = False,
-              max_decisions: int | None = None) -> tuple[dict[str, Any], GameRecord]:
-    """One game of random bots, in place (the fast path), optionally journaled."""
+              max_decisions: int | None = None, lineup: list[str] | None = None,
+              bot_options: dict[str, Any] | None = None) -> tuple[dict[str, Any], GameRecord]:
+    """One game of bots (random unless `lineup` names one bot per seat), in place, optionally journaled."""
     names = default_names(seats)
-    bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
+    lineup = lineup or ["random"] * seats
+    bots = [make_agent(lineup[s], bot_seed(seed, s), **(bot_options or {})) for s in range(seats)]
     state = engine.new_game(seats, seed, names)
-    journal = (Journal(game_ref(engine.game), seats, seed, names, ["bot"] * seats, variant=engine.game.variant)
+    journal = (Journal(game_ref(engine.game), seats, seed, names, list(lineup), variant=engine.game.variant)
                if keep_journal else None)
     while state["result"] is None:
         if max_decisions is not None and state["decisions"] >= max_decisions:
@@ -57,6 +59,7 @@ class Report:
 
     game: str
     seats: int
+    lineup: list[str] = field(default_factory=list)
     games: int = 0
     unfinished: int = 0
     wins: list[int] = field(default_factory=list)
@@ -87,7 +90,8 @@ class Report:
         """The figures as plain data (for --json)."""
         n = max(self.games, 1)
         return {
-            "game": self.game, "seats": self.seats, "games": self.games, "unfinished": self.unfinished,
+            "game": self.game, "seats": self.seats, "lineup": self.lineup, "games": self.games,
+            "unfinished": self.unfinished,
             "win_rate": [w / n for w in self.wins], "wins": self.wins, "shared_wins": self.shared_wins,
             "mean_score": [s / n for s in self.score_sum],
             "mean_rounds": self.rounds_sum / n if self.rounds_known else None,
@@ -98,18 +102,23 @@ class Report:
 
 
 def simulate(engine: Engine, games: int, seats: int, seed: int = 0, journals: Path | None = None,
-             cap: int | None = None) -> Report:
+             cap: int | None = None, lineup: list[str] | None = None,
+             bot_options: dict[str, Any] | None = None) -> Report:
     """Play `games` bot games with seeds seed, seed+1, ...; write journals into a folder if asked.
 
-    `cap` stops a game after that many decisions; such a game is counted as unfinished, never as a win.
+    `lineup` names the bot of each seat (default: random everywhere); `bot_options` go to every bot
+    (`budget`, `think`). `cap` stops a game after that many decisions; such a game is counted as
+    unfinished, never as a win.
     """
-    report = Report(engine.game.name, seats, wins=[0] * seats, score_sum=[0] * seats)
+    lineup = lineup or ["random"] * seats
+    report = Report(engine.game.name, seats, list(lineup), wins=[0] * seats, score_sum=[0] * seats)
     if journals is not None:
         journals.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
-        _, record = play_bots(engine, seats, game_seed, keep_journal=journals is not None, max_decisions=cap)
+        _, record = play_bots(engine, seats, game_seed, keep_journal=journals is not None, max_decisions=cap,
+                              lineup=lineup, bot_options=bot_options)
         report.add(record)
         if journals is not None and record.journal is not None:
             record.journal.save(journals / f"{engine.game.name}-{seats}p-seed{game_seed}.json")
