@@ -16,6 +16,7 @@ from .assignment import AssignmentMixin
 from .callgraph import CallGraphMixin
 from .codegen import AssemblyMixin, _Function, copy_code
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
+from .events import logged_events
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program
@@ -111,7 +112,9 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self._warn_unreachable()
         if self.diags.has_errors:
             return None, self.diags.items
-        return self._assemble(), self.diags.items
+        program = self._assemble()
+        program.events = logged_events(self.phases.values())
+        return program, self.diags.items
 
 
 def compile_rules(world: World, files: list[A.RulesFile], start: str, start_span: Span,

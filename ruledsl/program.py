@@ -59,6 +59,8 @@ class Program:
     prompts: list[Callable[..., str]] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
+    # event kind -> the data fields its `log` statements record (see events.py)
+    events: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def span_of_line(self, lineno: int) -> Span | None:
         """Where in the rule files a line of generated code came from."""

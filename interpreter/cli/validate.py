@@ -15,6 +15,8 @@ from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..core.game import Game
 from ..load.loader import check_game, resolve_game
+from ..workbench.check import check_folder
+from ..workbench.suite import display_path
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
 
 
@@ -35,6 +37,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
             _, more, more_sources = check_game(folder, variant)
             sources.update(more_sources)
             diags += [d for d in more if d not in diags]
+        scenario_diags, scenario_sources = check_folder(folder, game, display_path)
+        diags += scenario_diags
+        sources.update(scenario_sources)
         errors = [d for d in diags if d.severity == "error" or args.strict]
         warnings = [d for d in diags if d not in errors]
         if args.format == "json":

@@ -7,7 +7,7 @@ same rules without the copy, for simulations.
 from __future__ import annotations
 
 import traceback
-from typing import Any
+from typing import Any, Protocol
 
 from ruledsl.compiler import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
@@ -26,6 +26,20 @@ MAX_DEPTH = 200
 SECRET_OPTIONS = "$options:"
 _CALL = 1
 _SUSPEND = 2
+
+
+class ChanceHook(Protocol):
+    """Fixed chance for scenario tests: sees every roll and shuffle after the seeded generator.
+
+    The generator is used as always, so forcing one roll leaves every other draw of the game
+    as it was; the hook may only replace the outcome.
+    """
+
+    def roll(self, faces: list[Any], k: int) -> int:
+        """The index of the face to give instead of the k-th (the generator's pick)."""
+
+    def shuffled(self, state: dict[str, Any], items: list[Any]) -> None:
+        """Reorder a list the rules have just shuffled, in place."""
 
 
 class _Ended(Exception):
@@ -154,11 +168,15 @@ class Runtime:
         if not faces:
             raise RuleRuntimeError("roll from an empty list")
         self.state["rng"], k = rng.below(self.state["rng"], len(faces))
+        if self.engine.chance is not None:
+            k = self.engine.chance.roll(faces, k)
         return faces[k]
 
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list with the game's seeded generator."""
         self.state["rng"] = rng.shuffle(self.state["rng"], items)
+        if self.engine.chance is not None:
+            self.engine.chance.shuffled(self.state, items)
 
     def runaway(self, loop: int) -> None:
         """A loop used up the step budget."""
@@ -173,6 +191,8 @@ class Engine:
         self.game = game
         self.program = game.program
         self.blocks = {name: p.blocks for name, p in game.program.phases.items() if p.resumable}
+        # None in play: scenario tests set it to fix dice and shuffles (see ChanceHook).
+        self.chance: ChanceHook | None = None
         self.runtime = Runtime(self)
 
     # ------------------------------------------------------------ public API

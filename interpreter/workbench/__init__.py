@@ -1,0 +1,1 @@
+"""The designer's workbench: scenario tests in the game folder (`cityrules test`) and new games (`cityrules new`)."""
