@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ruledsl.printable import printable
+
 from ..core.game import Game
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
@@ -34,9 +36,9 @@ def split_name(name: str) -> tuple[str, str | None]:
         kind = DEFAULT_BOT
     if kind not in AGENTS:
         known = ", ".join(["bot", *AGENTS])
-        raise UnknownBot(f"unknown bot '{name.strip()}' (bots: {known})")
+        raise UnknownBot(f"unknown bot '{printable(name.strip())}' (bots: {known})")
     if profile and kind == "random":
-        raise UnknownBot(f"'{name.strip()}': the random bot has no profiles (it reads no evaluation)")
+        raise UnknownBot(f"'{printable(name.strip())}': the random bot has no profiles (it reads no evaluation)")
     return kind, profile or None
 
 
@@ -60,7 +62,7 @@ def check_bot(name: str, game: Game) -> None:
     _, profile = split_name(name)
     if profile is not None and profile not in game.bots.profiles:
         known = ", ".join(game.bots.profiles) or "none"
-        raise UnknownBot(f"{game.title} has no bot profile '{profile}' (its profiles: {known})")
+        raise UnknownBot(f"{printable(game.title)} has no bot profile '{printable(profile)}' (its profiles: {known})")
 
 
 def make_agent(name: str, seed: int, **options: Any) -> Agent:

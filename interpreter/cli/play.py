@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..agents import UnknownBot, check_bot
 from ..core.engine import Engine
 from ..core.journal import Journal
 from ..core.state import default_names
@@ -18,9 +19,12 @@ from .common import EXIT_OK, EXIT_USAGE, load_engine, sessions_dir
 
 def _seat_list(text: str, engine: Engine) -> list[str]:
     kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in ("human", "bot")]
-    if bad:
-        raise ValueError(f"unknown seat kind '{bad[0]}': use human or bot, e.g. --seats human,bot,bot")
+    for kind in kinds:
+        if kind != "human":
+            try:
+                check_bot(kind, engine.game)
+            except UnknownBot as err:
+                raise ValueError(f"{err}; a seat is human or a bot, e.g. --seats human,mcts,greedy") from None
     g = engine.game
     if not g.min_seats <= len(kinds) <= g.max_seats:
         raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, --seats lists {len(kinds)}")
@@ -62,7 +66,8 @@ def add_parser(sub: Any) -> None:
     """The `play` sub-command's arguments."""
     pl = sub.add_parser("play", help="play in the terminal, humans and bots")
     pl.add_argument("game", nargs="?", help="a shipped game's name or a game folder")
-    pl.add_argument("--seats", help="comma-separated human/bot, e.g. human,bot,bot,bot")
+    pl.add_argument("--seats", help="comma-separated human or a bot (bot, mcts, greedy, random, NAME:PROFILE), "
+                                    "e.g. human,bot,bot,bot or human,mcts,greedy")
     pl.add_argument("--seed", type=int)
     pl.add_argument("--names", help="comma-separated seat names")
     pl.add_argument("--journal", help="where to save the game (default: a file under ~/.local/state/cityrules)")

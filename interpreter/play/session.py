@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import render
-from ..agents import RandomAgent, bot_seed
+from ruledsl.printable import printable
+
+from ..agents import Agent, MCTSAgent, bot_seed, make_agent
 from ..core.decision import Decision, Option
 from ..core.engine import Engine
 from ..core.journal import Journal, replay
@@ -17,6 +19,7 @@ HELP = """Answer with the option's number, or its name (e.g. 'housing' or 'kind:
 Other commands:
   board       show the board again
   log [N]     the last N lines of the game's log (default 20)
+  hint        what the strongest bot would choose here, from what you can see
   help        this text
   quit        save and stop; resume later with the command shown"""
 
@@ -73,7 +76,8 @@ class Session:
         self.save_path = save_path
         self.read = read
         self.write = write
-        self.bots = {i: RandomAgent(bot_seed(journal.seed, i)) for i, s in enumerate(seats) if s.kind == "bot"}
+        self.bots: dict[int, Agent] = {i: make_agent(s.kind, bot_seed(journal.seed, i))
+                                       for i, s in enumerate(seats) if s.kind != "human"}
         self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         self.has_private_fields = any(f.visible == "owner" for f in engine.game.seat_fields)
         self.state = replay(engine, journal)
@@ -138,6 +142,9 @@ class Session:
             if command == "board":
                 self.show(seat, log_lines=0)
                 continue
+            if command == "hint":
+                self.write(self.hint(seat, options))
+                continue
             if command.startswith("log"):
                 parts = command.split()
                 n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 20
@@ -150,6 +157,20 @@ class Session:
                 return option.id
             self.write(f"  '{text.strip()}' is not one of the options: type a number from 1 to {len(options)}, "
                        "an option's name, or 'help'.")
+
+    def hint(self, seat: int, options: tuple[Option, ...], shown: int = 3) -> str:
+        """What the strongest bot would choose for this seat, searched from the seat's own view.
+
+        The advice is seeded like a bot's decision (from the game's seed, the seat and the decision
+        count), so asking twice gives the same answer; it is never saved in the journal.
+        """
+        advisor = MCTSAgent(bot_seed(self.journal.seed, seat) ^ 0x5EED)
+        found = advisor.search(self.engine, self.state, seat)
+        lines = [f"  hint: the mcts bot ({advisor.budget} playouts from what you can see) would choose:"]
+        for rank, o in enumerate(found[:shown], 1):
+            label = printable(options[o.index].label)
+            lines.append(f"    {rank}. {label:<24} about {o.win_chance:.0%} to win ({o.visits} playouts)")
+        return "\n".join(lines)
 
     def show(self, seat: int, log_lines: int = 12) -> None:
         """The seat's view: new log lines, the board, the seats and public facts."""
