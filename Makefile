@@ -27,9 +27,13 @@ test: $(STAMP)
 quick: $(STAMP)
 	CONFORMANCE_SLOW_GAMES=12 $(BIN)/python -m pytest -n auto
 
+# The bots' strength table takes a while (about an hour on two busy cores): BOTS="--scale 0.3"
+# plays fewer games, BOTS="--only london" one game's matches.
+BOTS ?=
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy

@@ -43,9 +43,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     score = g.score_field or "score"
     variant = f", variant {g.variant}" if g.variant else ""
     print(f"{g.title}{variant}: {data['games']} games, {seats} players, seeds {args.seed}..{args.seed + args.n - 1}")
-    print(f"  {'seat':<8} {'bot':<16} {'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
+    # The bot of each seat is shown when the line-up is not the default (random bots everywhere).
+    shown = any(name != "random" for name in lineup)
+    bots = [f"{name:<16} " if shown else "" for name in lineup]
+    print(f"  {'seat':<8} " + (f"{'bot':<16} " if shown else "") + f"{'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
     for i in range(seats):
-        print(f"  {names[i]:<8} {lineup[i]:<16} {data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} "
+        print(f"  {names[i]:<8} {bots[i]}{data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} "
               f"{data['mean_score'][i]:>12.1f}")
     capped = f" (stopped at the cap of {args.cap} decisions; not counted as wins)" if args.cap else ""
     print(f"  shared wins: {data['shared_wins']}   unfinished: {data['unfinished']}{capped}")
