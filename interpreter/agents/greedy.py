@@ -68,6 +68,7 @@ class GreedyAgent:
         totals = [0.0] * n
         counted = [0] * n
         depth = len(state["stack"])
+        failure: RuleError | None = None
         for d in range(self.samples):
             base = info.sample(mix(stream, 2 * d + 2))
             others = mix(stream, 2 * d + 3)
@@ -78,9 +79,10 @@ class GreedyAgent:
                     try:
                         own_choices = self._consequences(engine, sample, seat, k, depth, others,
                                                          mix(others, t + 1))
-                    except RuleError:
+                    except RuleError as err:
                         # A sample the rules cannot continue (hidden values drawn inconsistently with
                         # something the rules remember): it says nothing about this option.
+                        failure = err
                         break
                     value = _value(evaluate, sample, seat)
                     best = value if best is None or value > best else best
@@ -89,6 +91,9 @@ class GreedyAgent:
                 if best is not None:
                     totals[k] += best
                     counted[k] += 1
+        if failure is not None and not any(counted):
+            # Every sample failed: a mistake in the rules or the evaluation, not bad luck. Say so.
+            raise failure
         return [totals[k] / counted[k] if counted[k] else -WIN for k in range(n)]
 
     def _consequences(self, engine: Engine, state: dict[str, Any], seat: int, k: int, depth: int,

@@ -109,6 +109,9 @@ class MCTSAgent:
             if deadline is not None and i and time.perf_counter() > deadline:
                 break
             run.iterate(root, info.sample(mix(stream, 2 * i + 2)), mix(stream, 2 * i + 3))
+        if run.failure is not None and run.iterations == 0:
+            # Every sample failed: a mistake in the rules or the evaluation, not bad luck. Say so.
+            raise run.failure
         self.iterations += run.iterations
         self.playouts += run.playouts
         p = state["pending"]
@@ -145,6 +148,7 @@ class _Search:
         self.leads = 0
         self.iterations = 0
         self.playouts = 0
+        self.failure: RuleError | None = None
 
     def iterate(self, root: _Node, state: dict[str, Any], g: int) -> None:
         """One iteration on one sampled state (changed in place)."""
@@ -177,8 +181,9 @@ class _Search:
                 if fresh:
                     break
             rewards = self._playout(state, g)
-        except RuleError:
+        except RuleError as err:
             # The sample drew hidden values the rules cannot go on with (see docs/bots.md): skip it.
+            self.failure = err
             return
         self.iterations += 1
         for node, edges in path:

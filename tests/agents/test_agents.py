@@ -14,6 +14,7 @@ from interpreter.agents import (DEFAULT_BOT, GreedyAgent, MCTSAgent, RandomAgent
 from interpreter.agents.evaluation import Evaluation, UnknownProfile
 from interpreter.analysis.simulate import play_bots
 from interpreter.core.engine import Engine
+from interpreter.core.errors import RuleError
 from interpreter.core.journal import Journal, replay
 from interpreter.load.loader import game_ref, load_game
 
@@ -111,3 +112,20 @@ def test_mcts_search_reports_every_option_best_first() -> None:
     assert [o.visits for o in found] == sorted((o.visits for o in found), reverse=True)
     assert sum(o.visits for o in found) == 60
     assert all(0.0 <= o.win_chance <= 1.0 for o in found)
+
+
+@pytest.mark.parametrize("name", ["greedy", "mcts"])
+def test_an_evaluation_that_always_fails_is_reported_at_its_line(name: str, tmp_path: Path) -> None:
+    rules = ("formula broken(s: seat) = [1, 2][len(seats) + 5]\n\n"
+             "phase main:\n    run turn(seats[0])\n    run turn(seats[1])\n    run turn(seats[0])\n"
+             "    end winners seats\n\n"
+             "phase turn(s: seat):\n    choose x from [1, 2] by s\n")
+    write_game(tmp_path, rules, seats=(2, 2))
+    data = yaml.safe_load((tmp_path / "game.yaml").read_text(encoding="utf-8"))
+    data["bots"] = {"evaluation": "broken", "playout": 1}
+    (tmp_path / "game.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    eng = Engine(load_game(str(tmp_path)))
+    state = eng.new_game(2, 0)
+    with pytest.raises(RuleError) as caught:
+        make_agent(name, 1, budget=5).pick(eng, state, 0)
+    assert caught.value.span is not None and caught.value.span.line == 1
