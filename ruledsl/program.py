@@ -24,6 +24,7 @@ class ChooseSpec:
     span: Span
     prompt_function: str = ""
     elem: Type = ANY                         # the options' type (bots walk option values with it)
+    options_function: str = ""               # for `by each`: the options of one seat, (c, L, seat)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class Program:
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
     # event kind -> the data fields its `log` statements record (see events.py)
     events: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # by choice: its options for one seat from the locals, for `by each` choices (None for the others)
+    option_functions: list[Callable[..., list[Any]] | None] = field(default_factory=list)
 
     def span_of_line(self, lineno: int) -> Span | None:
         """Where in the rule files a line of generated code came from."""

@@ -13,7 +13,7 @@ may know, and every sample fills in the rest at random from the bot's own genera
 - The game's generator (`state["rng"]`) is re-seeded from the bot's stream: no sample knows the
   next shuffle or roll.
 - Answers other seats have already given to a pending simultaneous choice are dropped: those seats
-  answer again inside the sample. Answers of a finished secret choice still held by the rules (the
+  answer again inside the sample, from options worked out again from the sample. Answers of a finished secret choice still held by the rules (the
   choice's variable, while its phase runs on) are drawn again from the options each seat had.
 - The log is left out (rules never read it), so a sample carries no private log line.
 
@@ -32,6 +32,8 @@ from ..core.engine import SECRET_OPTIONS, Engine
 from ..core.state import copy_state
 
 Path = tuple[Any, ...]
+# Draws of the other seats' secret answers tried for one sample before it is taken as it is.
+REDRAWS = 20
 
 
 def _leaves(value: Any, t: Type, path: Path, in_list: bool) -> Iterator[tuple[Path, str, Any, bool]]:
@@ -195,9 +197,46 @@ class InfoSet:
                 for i in indexes:
                     target[i] = values[at]
                     at += 1
-        g = self._redraw_secrets(state, g)
+        # Secret answers drawn again must leave every seat still asked something to answer (Downtown:
+        # a seat asked for parcels did not choose a park lot); a few draws are tried for that.
+        for _ in range(REDRAWS):
+            g = self._redraw_secrets(state, g)
+            if self._ask_again(state) or not self.secrets:
+                break
         g, state["rng"] = rng.next_u64(g)
         return state
+
+    def _ask_again(self, state: dict[str, Any]) -> bool:
+        """The other seats' options in an open simultaneous choice follow from the sample, not from the
+        real state (they may depend on their hands, or on a secret answer just drawn again).
+
+        False when a seat is left without a legal option: the sample contradicts what the rules did.
+        """
+        p = state["pending"]
+        if p is None or len(p["seats"]) < 2:
+            return True
+        options_of = self.engine.program.option_functions[p["spec"]]
+        if options_of is None:
+            return True
+        runtime = self.engine.runtime
+        runtime.bind(state)
+        L = state["stack"][-1][2]
+        consistent = True
+        for i, s in enumerate(p["seats"]):
+            if s == self.seat:
+                continue
+            try:
+                options = list(options_of(runtime, L, s))
+            except Exception:  # a sample the rules cannot follow: keep the question as it was
+                options = []
+            if not options:
+                consistent = False
+                continue
+            p["options"][i] = options
+            p["answers"][i] = options[0] if len(options) == 1 else None
+            p["done"][i] = len(options) == 1
+        p["left"] = p["done"].count(False)
+        return consistent
 
     def _redraw_secrets(self, state: dict[str, Any], g: int) -> int:
         if not self.secrets:

@@ -56,6 +56,20 @@ class Evaluation:
         return [self.value(state, s) for s in range(state["seats"])]
 
 
+class Judging:
+    """For bots that judge positions: the evaluation (their profile's) of each engine, built once."""
+
+    profile: str | None = None
+
+    def evaluation(self, engine: Engine) -> Evaluation:
+        """The evaluation this bot uses with this engine."""
+        cache: dict[int, Evaluation] = self.__dict__.setdefault("_evaluations", {})
+        key = id(engine)
+        if key not in cache:
+            cache[key] = Evaluation(engine, self.profile)
+        return cache[key]
+
+
 def win_chances(values: list[float], scale: float) -> list[float]:
     """A rough chance of winning for each seat from evaluations: each seat's lead over the best other
     seat, through a logistic curve whose width is `scale` (evaluation units)."""

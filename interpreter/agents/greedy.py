@@ -22,13 +22,13 @@ from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..core.state import copy_state
 from .determinize import InfoSet
-from .evaluation import Evaluation, result_rewards
+from .evaluation import Evaluation, Judging, result_rewards
 from .seeding import decision_stream, mix
 
 WIN = 1e9
 
 
-class GreedyAgent:
+class GreedyAgent(Judging):
     """One-decision lookahead over sampled states, steered by the game's evaluation."""
 
     name = "greedy"
@@ -39,14 +39,6 @@ class GreedyAgent:
         self.tries = tries
         self.horizon = horizon
         self.profile = profile
-        self._evaluations: dict[int, Evaluation] = {}
-
-    def evaluation(self, engine: Engine) -> Evaluation:
-        """The evaluation this bot uses with this engine (built once)."""
-        key = id(engine)
-        if key not in self._evaluations:
-            self._evaluations[key] = Evaluation(engine, self.profile)
-        return self._evaluations[key]
 
     def pick(self, engine: Engine, state: dict[str, Any], seat: int) -> int:
         """The option with the best average evaluation after its consequences."""

@@ -29,7 +29,7 @@ from ..core import rng
 from ..core.engine import Engine
 from ..core.errors import RuleError
 from .determinize import InfoSet
-from .evaluation import Evaluation, result_rewards, win_chances
+from .evaluation import Evaluation, Judging, result_rewards, win_chances
 from .seeding import decision_stream, mix
 
 DEFAULT_BUDGET = 300
@@ -67,7 +67,7 @@ class OptionStats:
     win_chance: float
 
 
-class MCTSAgent:
+class MCTSAgent(Judging):
     """Information-set MCTS with an iteration budget and an optional time budget per decision."""
 
     name = "mcts"
@@ -80,16 +80,8 @@ class MCTSAgent:
         self.profile = profile
         self.playout = playout
         self.exploration = exploration
-        self._evaluations: dict[int, Evaluation] = {}
         self.iterations = 0
         self.playouts = 0
-
-    def evaluation(self, engine: Engine) -> Evaluation:
-        """The evaluation this bot uses with this engine (built once)."""
-        key = id(engine)
-        if key not in self._evaluations:
-            self._evaluations[key] = Evaluation(engine, self.profile)
-        return self._evaluations[key]
 
     def pick(self, engine: Engine, state: dict[str, Any], seat: int) -> int:
         """The most visited of the seat's options after the search."""

@@ -130,6 +130,37 @@ def test_downtown_bound_votes_tell_apart_a_peeking_bot(peeking: None) -> None:
     check_peeking_differs("downtown", a, b, seat)
 
 
+def downtown_parcels_twins() -> tuple[State, State, int]:
+    """The lots are chosen (bound, secret) and the buyers are asked how many parcels. Another buyer's
+    lot, and so the parcels it may buy, differ between the twins."""
+    eng = engine("downtown")
+    for seed in range(40):
+        a = advance(eng, eng.new_game(4, seed), "parcels", seed)
+        p = a["pending"]
+        if len(p["seats"]) >= 2:
+            break
+    else:
+        pytest.fail("no parcels decision with two buyers")
+    seat, other = p["seats"][0], p["seats"][1]
+    b = copy_state(a)
+    L = b["stack"][-1][2]
+    _, asked = L[SECRET_OPTIONS + "target"]
+    L["target"][other] = next(lot for lot in asked[other] if lot != L["target"][other]
+                              and b["node"]["plaque"][lot] not in ("park",))
+    b["pending"]["options"][1] = [1]
+    return a, b, seat
+
+
+def test_downtown_another_buyers_secret_lot_and_its_options() -> None:
+    a, b, seat = downtown_parcels_twins()
+    check_twins("downtown", a, b, seat)
+
+
+def test_downtown_buyers_twins_tell_apart_a_peeking_bot(peeking: None) -> None:
+    a, b, seat = downtown_parcels_twins()
+    check_peeking_differs("downtown", a, b, seat)
+
+
 # ----------------------------------------------------------------------------- London
 
 def london_twins() -> tuple[State, State, int]:
