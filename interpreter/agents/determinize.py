@@ -197,8 +197,8 @@ class InfoSet:
                 for i in indexes:
                     target[i] = values[at]
                     at += 1
-        # Secret answers drawn again must leave every seat still asked something to answer (Downtown:
-        # a seat asked for parcels did not choose a park lot); a few draws are tried for that.
+        # Secret answers drawn again must leave every seat still asked something to answer (a seat
+        # the rules ask to pay for its secret pick did not pick something free); a few draws are tried.
         for _ in range(REDRAWS):
             g = self._redraw_secrets(state, g)
             if self._ask_again(state) or not self.secrets:
