@@ -37,6 +37,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         journal = Journal.load(Path(args.resume))
         engine = load_engine(journal.game, journal.variant)
         kinds = journal.agents or ["human"] + ["bot"] * (journal.seats - 1)
+        for kind in kinds:
+            if kind != "human":
+                check_bot(kind, engine.game)
         save = Path(args.resume)
     else:
         if not args.game:

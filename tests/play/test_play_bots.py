@@ -66,3 +66,20 @@ def test_hint_is_the_same_whatever_the_seat_cannot_see(tmp_path: Path) -> None:
     first = session.hint(0, options)
     session.state = twin
     assert session.hint(0, options) == first
+
+
+def test_seats_and_journals_name_known_bots(tmp_path: Path) -> None:
+    bad = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "examples/harbour", "--seats",
+                          "human,clever", "--journal", str(tmp_path / "x.json")], input="", capture_output=True,
+                         text=True, cwd=ROOT, timeout=120)
+    assert bad.returncode == 2 and "unknown bot 'clever'" in bad.stderr
+    journal = tmp_path / "j.json"
+    play([*GAME, "--journal", str(journal)], ["1"])
+    data = json.loads(journal.read_text(encoding="utf-8"))
+    data["agents"] = ["human", "mcts:nope", "greedy"]
+    journal.write_text(json.dumps(data), encoding="utf-8")
+    before = journal.read_text(encoding="utf-8")
+    resumed = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "--resume", str(journal)], input="1\n",
+                             capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert resumed.returncode == 2 and "no bot profile 'nope'" in resumed.stderr
+    assert journal.read_text(encoding="utf-8") == before
