@@ -64,23 +64,16 @@ def downtown_vote(seed: int) -> State:
     return advance(eng, eng.new_game(4, seed), "kind", seed)
 
 
-def downtown_hidden_twins() -> tuple[State, State]:
+def downtown_hidden_twins() -> tuple[State, State, int]:
+    """The order of the planning piles and the generator differ; seat 2 votes."""
     a = downtown_vote(3)
     b = copy_state(a)
     for side in b["global"]["piles"]:
         b["global"]["piles"][side].reverse()
     new_rng(b, 99)
-    return a, b
+    return a, b, 2
 
 
-def test_downtown_hidden_piles_and_generator() -> None:
-    a, b = downtown_hidden_twins()
-    check_twins("downtown", a, b, 2)
-
-
-def test_downtown_twins_tell_apart_a_peeking_bot(peeking: None) -> None:
-    a, b = downtown_hidden_twins()
-    check_peeking_differs("downtown", a, b, 2)
 
 
 def downtown_answered_twins() -> tuple[State, State, int]:
@@ -93,14 +86,6 @@ def downtown_answered_twins() -> tuple[State, State, int]:
     return a, b, 1
 
 
-def test_downtown_other_seats_pending_secret_vote() -> None:
-    a, b, seat = downtown_answered_twins()
-    check_twins("downtown", a, b, seat)
-
-
-def test_downtown_pending_vote_twins_tell_apart_a_peeking_bot(peeking: None) -> None:
-    a, b, seat = downtown_answered_twins()
-    check_peeking_differs("downtown", a, b, seat)
 
 
 def downtown_lobby_twins() -> tuple[State, State, int]:
@@ -120,14 +105,6 @@ def downtown_lobby_twins() -> tuple[State, State, int]:
     return a, b, seat
 
 
-def test_downtown_votes_bound_but_not_revealed() -> None:
-    a, b, seat = downtown_lobby_twins()
-    check_twins("downtown", a, b, seat)
-
-
-def test_downtown_bound_votes_tell_apart_a_peeking_bot(peeking: None) -> None:
-    a, b, seat = downtown_lobby_twins()
-    check_peeking_differs("downtown", a, b, seat)
 
 
 def downtown_parcels_twins() -> tuple[State, State, int]:
@@ -151,14 +128,6 @@ def downtown_parcels_twins() -> tuple[State, State, int]:
     return a, b, seat
 
 
-def test_downtown_another_buyers_secret_lot_and_its_options() -> None:
-    a, b, seat = downtown_parcels_twins()
-    check_twins("downtown", a, b, seat)
-
-
-def test_downtown_buyers_twins_tell_apart_a_peeking_bot(peeking: None) -> None:
-    a, b, seat = downtown_parcels_twins()
-    check_peeking_differs("downtown", a, b, seat)
 
 
 # ----------------------------------------------------------------------------- London
@@ -178,14 +147,6 @@ def london_twins() -> tuple[State, State, int]:
     return a, b, 0
 
 
-def test_london_hidden_hands_deck_and_generator() -> None:
-    a, b, seat = london_twins()
-    check_twins("london", a, b, seat)
-
-
-def test_london_twins_tell_apart_a_peeking_bot(peeking: None) -> None:
-    a, b, seat = london_twins()
-    check_peeking_differs("london", a, b, seat)
 
 
 def london_pile_twins() -> tuple[State, State, int]:
@@ -207,10 +168,6 @@ def london_pile_twins() -> tuple[State, State, int]:
     return state, b, 0
 
 
-def test_london_covered_pile_cards() -> None:
-    a, b, seat = london_pile_twins()
-    check_twins("london", a, b, seat)
-
 
 # ----------------------------------------------------------------------------- City
 
@@ -223,14 +180,6 @@ def city_twins() -> tuple[State, State, int]:
     return a, b, eng.open_seats(a)[0]
 
 
-def test_city_generator() -> None:
-    a, b, seat = city_twins()
-    check_twins("city", a, b, seat)
-
-
-def test_city_twins_tell_apart_a_peeking_bot(peeking: None) -> None:
-    a, b, seat = city_twins()
-    check_peeking_differs("city", a, b, seat)
 
 
 # ----------------------------------------------------------------------------- Harbour
@@ -248,11 +197,28 @@ def harbour_twins() -> tuple[State, State, int]:
     return a, b, 1
 
 
-def test_harbour_deck_generator_and_pending_offer() -> None:
-    a, b, seat = harbour_twins()
-    check_twins("examples/harbour", a, b, seat)
+# Each case: the game, and the twins with the deciding seat.
+TWINS = {
+    "downtown: planning piles and generator": ("downtown", downtown_hidden_twins),
+    "downtown: another seat's pending secret vote": ("downtown", downtown_answered_twins),
+    "downtown: secret votes bound, not yet revealed": ("downtown", downtown_lobby_twins),
+    "downtown: another buyer's secret lot and its options": ("downtown", downtown_parcels_twins),
+    "london: hands, deck and generator": ("london", london_twins),
+    "london: another seat's covered pile cards": ("london", london_pile_twins),
+    "city: generator": ("city", city_twins),
+    "harbour: ships, generator and a pending secret offer": ("examples/harbour", harbour_twins),
+}
 
 
-def test_harbour_twins_tell_apart_a_peeking_bot(peeking: None) -> None:
-    a, b, seat = harbour_twins()
-    check_peeking_differs("examples/harbour", a, b, seat)
+@pytest.mark.parametrize("case", list(TWINS))
+def test_the_bots_cannot_tell_the_twins_apart(case: str) -> None:
+    game, build = TWINS[case]
+    a, b, seat = build()
+    check_twins(game, a, b, seat)
+
+
+@pytest.mark.parametrize("case", list(TWINS))
+def test_a_bot_that_peeked_would_tell_them_apart(case: str, peeking: None) -> None:
+    game, build = TWINS[case]
+    a, b, seat = build()
+    check_peeking_differs(game, a, b, seat)
