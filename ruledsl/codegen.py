@@ -98,8 +98,9 @@ class AssemblyMixin(CompilerBase):
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
         option_functions = [namespace[spec.options_function] if spec.options_function else None
                             for spec in self.chooses]
+        labels = [namespace[spec.label_function] if spec.label_function else None for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
-        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas,
+        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas=formulas, labels=labels,
                        option_functions=option_functions)
 
 

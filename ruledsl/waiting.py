@@ -8,7 +8,7 @@ from .codegen import _Function, _Loop
 from .compiler_base import CompilerBase
 from .program import ChooseSpec
 from .scope import Scope
-from .types import SEAT, assignable, list_of
+from .types import SEAT, Type, assignable, list_of
 
 
 class WaitingMixin(CompilerBase):
@@ -105,10 +105,12 @@ class WaitingMixin(CompilerBase):
             var_type = elem
             call = f"c.choose({spec_id}, L, {by}, {opts})"
             seat_param = "_seat"
+            label_scope = scope
         else:
             seats, st = self.exprs.expr(s.by, scope)
             if not assignable(list_of(SEAT), st):
-                self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}")
+                self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}",
+                                 related=self.exprs.explain(s.by.span, st))
             inner = Scope(scope, scope.persistent, scope.counter)
             self.exprs.no_shadow(s.each_var, s.span, scope)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
@@ -125,17 +127,37 @@ class WaitingMixin(CompilerBase):
             options_function = _Function(f"_O{spec_id}", f"c, L, {seat_param}")
             options_function.emit(f"return {opts}", s.options.span)
             self.functions.append(options_function)
+            label_scope = inner
         prompt_function = _Function(prompt_fn, f"c, L, {seat_param}")
         prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
         self.functions.append(prompt_function)
+        label_fn = self._label_function(s, spec_id, elem, label_scope, seat_param)
         nids = self.world.node_ids
         comps = self.world.ids_by_kind()
         self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
                                        R.make_identifier(elem, nids, comps),
-                                       s.secret, s.each_var is not None, s.span, prompt_fn, elem,
+                                       s.secret, s.each_var is not None, s.span, prompt_fn, label_fn, elem,
                                        f"_O{spec_id}" if s.each_var is not None else ""))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)
         fn.emit(f"return {after}", s.span)
         fn.switch(after)
+
+    def _label_function(self, s: A.Choose, spec_id: int, elem: Type, scope: Scope, seat_param: str) -> str:
+        """The function giving one option's text from the choice's `label` template ("" without one).
+
+        Inside the template the choice's variable names the option being labelled, as it will
+        name the answer after the choice; like the prompt, it runs only when a person looks.
+        """
+        if s.label is None:
+            return ""
+        inner = Scope(scope, False, scope.counter)
+        option = inner.declare(s.var, elem, "comp", s.span, comp=True)
+        option.used = True
+        text = self.exprs.template(s.label, inner)
+        name = f"_O{spec_id}"
+        function = _Function(name, f"c, L, {seat_param}, {option.code}")
+        function.emit(f"return {text}", s.label.span)
+        self.functions.append(function)
+        return name
