@@ -10,7 +10,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from ..agents import UnknownBot, check_bot
+from ..agents import AGENTS, UnknownBot, check_bot
 from ..core.decision import DEFAULT_CAP
 from ..core.engine import Engine
 from ..core.journal import Journal
@@ -25,12 +25,16 @@ from .common import EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, se
 def _check_kinds(kinds: list[str], engine: Engine, where: str) -> None:
     """Each seat is human or a bot the game can seat (a profile must be one of the game's)."""
     for kind in kinds:
-        if kind != "human":
-            try:
-                check_bot(kind, engine.game)
-            except UnknownBot as err:
-                raise UsageError(f"{where}{err}; a seat is human or a bot (bot, mcts, greedy, random, "
-                                 "or one with a profile such as mcts:NAME), e.g. --seats human,mcts,greedy") from None
+        if kind == "human":
+            continue
+        if kind.partition(":")[0] not in ("bot", *AGENTS):
+            raise UsageError(f"{where}unknown seat kind '{printable(kind)}': use human or a bot (bot, "
+                             f"{', '.join(AGENTS)}, or NAME:PROFILE with one of the game's bot profiles), "
+                             "e.g. --seats human,mcts,greedy")
+        try:
+            check_bot(kind, engine.game)
+        except UnknownBot as err:
+            raise UsageError(f"{where}{err}") from None
 
 
 def _seat_list(text: str, engine: Engine) -> list[str]:

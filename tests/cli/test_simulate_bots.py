@@ -47,9 +47,13 @@ def test_journals_of_a_line_up_replay(tmp_path: Path, capsys: pytest.CaptureFixt
     (["--bots", "mcts,clever"], "unknown bot 'clever'"),
     (["--bots", "mcts:nobody"], "has no bot profile 'nobody'"),
     (["--bots", "mcts,random"], "2 bots for 3 seats"),
-    (["--bots", "mcts", "--bot-budget", "0"], "--bot-budget must be at least 1"),
-    (["--bots", "mcts", "--think", "-1"], "--think must be a positive number"),
+    (["--bots", "mcts", "--bot-budget", "0"], "argument --bot-budget: 0 is too small"),
+    (["--bots", "mcts", "--think", "-1"], "argument --think: '-1' is not a positive number of seconds"),
+    (["--bots", "mcts", "--think", "nan"], "argument --think: 'nan' is not a positive number of seconds"),
 ])
 def test_mistakes_are_usage_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
-    code, _, err = run(capsys, "simulate", "examples/harbour", "-n", "1", "--players", "3", *args)
+    try:
+        code, _, err = run(capsys, "simulate", "examples/harbour", "-n", "1", "--players", "3", *args)
+    except SystemExit as stop:   # argparse's own checks
+        code, err = int(str(stop.code)), capsys.readouterr().err
     assert code == 2 and message in err

@@ -12,6 +12,7 @@ from bot_helpers import advance, engine
 from interpreter.core.journal import Journal
 from interpreter.core.state import copy_state
 from interpreter.load.loader import game_ref
+from interpreter.play.menu import Menu
 from interpreter.play.session import Seat, Session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,21 +59,21 @@ def test_hint_is_the_same_whatever_the_seat_cannot_see(tmp_path: Path) -> None:
     session = Session(eng, journal, [Seat("human", "Ana"), Seat("mcts", "Ben"), Seat("mcts", "Chloé")],
                       tmp_path / "j.json", read=lambda _: "quit", write=lambda _: None)
     state = advance(eng, session.state, "offer", 2, skip=1)
-    options = eng.pending(state).options(0)  # type: ignore[union-attr]
+    menu = Menu.of(eng.pending(state).options(0))  # type: ignore[union-attr]
     twin = copy_state(state)
     twin["global"]["deck"].reverse()
     twin["rng"] ^= 0x1234
     session.state = state
-    first = session.hint(0, options)
+    first = session.hint(0, menu)
     session.state = twin
-    assert session.hint(0, options) == first
+    assert session.hint(0, menu) == first and "% to win" in first
 
 
 def test_seats_and_journals_name_known_bots(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "examples/harbour", "--seats",
                           "human,clever", "--journal", str(tmp_path / "x.json")], input="", capture_output=True,
                          text=True, cwd=ROOT, timeout=120)
-    assert bad.returncode == 2 and "unknown bot 'clever'" in bad.stderr
+    assert bad.returncode == 2 and "unknown seat kind 'clever'" in bad.stderr
     journal = tmp_path / "j.json"
     play([*GAME, "--journal", str(journal)], ["1"])
     data = json.loads(journal.read_text(encoding="utf-8"))
