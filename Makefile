@@ -27,11 +27,15 @@ test: $(STAMP)
 quick: $(STAMP)
 	CONFORMANCE_SLOW_GAMES=12 $(BIN)/python -m pytest -n auto
 
+# The bots' strength table takes a while (about an hour on two busy cores): BOTS="--scale 0.3"
+# plays fewer games, BOTS="--only london" one game's matches.
+BOTS ?=
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_games.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_memory.py
+	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
 
 # Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules
 # changed on purpose: `make goldens` for every game, or `.venv/bin/python tests/golden_journals.py city`.

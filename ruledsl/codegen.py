@@ -99,10 +99,12 @@ class AssemblyMixin(CompilerBase):
             else:
                 phases[name] = PhaseCode(name, params, False, function=namespace[fname], direct=namespace[fname])
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
+        option_functions = [namespace[spec.options_function] if spec.options_function else None
+                            for spec in self.chooses]
         labels = [namespace[spec.label_function] if spec.label_function else None for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
         return ProgramCode(phases, self.chooses, self.loop_spans, source, spans, prompts, labels=labels,
-                           formulas=formulas)
+                           formulas=formulas, option_functions=option_functions)
 
 
 # The kinds of values that may be changed in place: lists and maps (and values of unknown kind).

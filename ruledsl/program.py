@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from . import ast as A
 from .diagnostics import Span
-from .types import Type
+from .types import ANY, Type
 
 MODULE_NAME = "<rules>"
 
@@ -24,6 +24,8 @@ class ChooseSpec:
     span: Span
     prompt_function: str = ""
     label_function: str = ""                 # the choice's `label` template, when it has one
+    elem: Type = ANY                         # the options' type (bots walk option values with it)
+    options_function: str = ""               # for `by each`: the options of one seat, (c, L, seat)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class ProgramCode:
     labels: list[Callable[..., str] | None] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
+    # by choice: its options for one seat from the locals, for `by each` choices (None for the others)
+    option_functions: list[Callable[..., list[Any]] | None] = field(default_factory=list)
 
 
 class Program:
@@ -123,6 +127,11 @@ class Program:
     def labels(self) -> list[Callable[..., str] | None]:
         """By choice: its `label` function, or None for the default."""
         return self.code.labels
+
+    @property
+    def option_functions(self) -> list[Callable[..., list[Any]] | None]:
+        """By choice: a `by each` choice's options for one seat, as a function of the locals (bots)."""
+        return self.code.option_functions
 
     @property
     def formulas(self) -> dict[str, tuple[Callable[..., Any], list[Type], Type]]:

@@ -151,6 +151,11 @@ class WaitingMixin(BudgetMixin):
             var_type = list_of(elem.or_none())
             call = f"c.choose_each({spec_id}, L, {seats}, lambda {sv.code}: {opts})"
             seat_param = sv.code
+            # The same options as a function of the locals and the seat: a bot sampling what it cannot
+            # see asks the other seats again, with options that follow from the sampled state.
+            options_function = _Function(f"_O{spec_id}", f"c, L, {seat_param}")
+            options_function.emit(f"return {opts}", s.options.span)
+            self.functions.append(options_function)
             label_scope = inner
         prompt_function = _Function(prompt_fn, f"c, L, {seat_param}")
         prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
@@ -160,7 +165,8 @@ class WaitingMixin(BudgetMixin):
         comps = self.world.ids_by_kind()
         self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
                                        R.make_identifier(elem, nids, comps),
-                                       s.secret, s.each_var is not None, s.span, prompt_fn, label_fn))
+                                       s.secret, s.each_var is not None, s.span, prompt_fn, label_fn, elem,
+                                       f"_O{spec_id}" if s.each_var is not None else ""))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
+from ..agents import parse_lineup
 from ..analysis.simulate import simulate
 from ..core.decision import DEFAULT_CAP
 from ..core.state import default_names
@@ -31,6 +32,17 @@ def _journals_folder(text: str) -> Path:
     return folder
 
 
+def _seconds(text: str) -> float:
+    """`--think`: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"'{printable(text[:30])}' is not a positive number of seconds")
+    return value
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Bot games and their statistics."""
     engine = load_engine(args.game, args.variant)
@@ -38,8 +50,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     seats = args.players if args.players is not None else max(g.min_seats, min(4, g.max_seats))
     if not g.min_seats <= seats <= g.max_seats:
         raise UsageError(f"{printable(g.title)} is for {g.min_seats} to {g.max_seats} players, not {seats}")
+    lineup = parse_lineup(args.bots, g, seats)
     journals = _journals_folder(args.journals) if args.journals else None
-    report = simulate(engine, args.n, seats, args.seed, journals, args.cap)
+    report = simulate(engine, args.n, seats, args.seed, journals, args.cap, lineup,
+                      {"budget": args.bot_budget, "think": args.think})
     data = report.as_dict()
     if args.json:
         print(json.dumps(data, indent=1))
@@ -49,9 +63,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     variant = f", variant {g.variant}" if g.variant else ""
     print(printable(f"{g.title}{variant}: {data['games']} games, {seats} players, "
                     f"seeds {args.seed}..{args.seed + args.n - 1}"))
-    print(f"  {'seat':<8} {'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
+    # The bot of each seat is shown when the line-up is not the default (random bots everywhere).
+    shown = any(name != "random" for name in lineup)
+    bots = [f"{name:<16} " if shown else "" for name in lineup]
+    print(f"  {'seat':<8} " + (f"{'bot':<16} " if shown else "") + f"{'wins':>6} {'win rate':>9} {'mean ' + score:>12}")
     for i in range(seats):
-        print(f"  {names[i]:<8} {data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} {data['mean_score'][i]:>12.1f}")
+        print(f"  {names[i]:<8} {bots[i]}{data['wins'][i]:>6} {data['win_rate'][i]:>9.1%} "
+              f"{data['mean_score'][i]:>12.1f}")
     capped = f" (stopped at the cap of {args.cap} decisions; never counted as wins)" if data["unfinished"] else ""
     print(f"  shared wins: {data['shared_wins']}   unfinished: {data['unfinished']}{capped}")
     if data["mean_rounds"] is not None:
@@ -66,12 +84,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def add_parser(sub: Any) -> None:
     """The `simulate` sub-command's arguments."""
     s = sub_parser(sub, "simulate", COMMANDS["simulate"],
-                   "Play seeded random-bot games (seeds SEED, SEED+1, ...) and report each seat's wins, win rate "
+                   "Play seeded bot games (seeds SEED, SEED+1, ...; random bots unless --bots names others) and "
+                   "report each seat's wins, win rate "
                    "and mean score, rounds and decisions per game, and speed. A game that reaches the cap is "
                    "reported as unfinished, never as a win.",
                    ["cityrules simulate GAME -n 1000 --players 4    # GAME: see cityrules games",
                     "cityrules simulate examples/harbour -n 500 --players 3 --cap 5000",
-                    "cityrules simulate GAME -n 20 --variant NAME --json --journals /tmp/games"])
+                    "cityrules simulate GAME -n 20 --variant NAME --json --journals /tmp/games",
+                    "cityrules simulate GAME -n 100 --bots mcts,greedy,random,random --bot-budget 500"])
     s.add_argument("game", metavar="GAME", help="a shipped game's name (see: cityrules games) or a game folder")
     s.add_argument("-n", type=whole(1, "a number of games"), default=100, metavar="N",
                    help="how many games to play (default: 100)")
@@ -87,4 +107,13 @@ def add_parser(sub: Any) -> None:
                    help="simulate a variant of the game, as listed by cityrules games (default: the plain game)")
     s.add_argument("--cap", type=whole(1, "a number of decisions"), default=DEFAULT_CAP, metavar="D",
                    help=f"stop a game after D decisions; it counts as unfinished (default: {DEFAULT_CAP})")
+    s.add_argument("--bots", default="random", metavar="BOTS",
+                   help="the bots: one name for every seat, or one per seat, comma-separated: random, greedy, "
+                        "mcts, bot (the default bot, mcts), NAME:PROFILE for one of the game's bot profiles "
+                        "(default: random)")
+    s.add_argument("--bot-budget", type=whole(1, "a number of iterations"), metavar="N",
+                   help="mcts iterations per decision (default: 300)")
+    s.add_argument("--think", type=_seconds, metavar="SECONDS",
+                   help="stop each mcts search after this long; figures then depend on the machine's speed and "
+                        "load, so a seed no longer reproduces them (default: no time limit)")
     s.set_defaults(func=cmd_simulate)

@@ -17,10 +17,11 @@ from ruledsl.runtime_support import RuleRuntimeError
 from .decision import Decision, GameOver, NotYourTurn, Option, Result, UnknownOption
 from .errors import RuleError
 from .game import Game
-from .runtime import CALL, MAX_DEPTH, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime, by_seat
+from .runtime import (CALL, MAX_DEPTH, SECRET_OPTIONS, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime,
+                      bind_answers)
 from .state import copy_state, initial_state
 
-__all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "STEP_BUDGET"]
+__all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "SECRET_OPTIONS", "STEP_BUDGET"]
 
 
 class ChanceHook(Protocol):
@@ -231,7 +232,7 @@ class Engine:
         spec = self.program.chooses[p["spec"]]
         state["pending"] = None
         L = state["stack"][-1][2]
-        L[spec.var] = by_seat(state["seats"], p["seats"], p["answers"]) if spec.each else p["answers"][0]
+        bind_answers(state["seats"], spec, L, p["seats"], p["answers"], p["options"])
         self._run(state, c)
 
     def _run(self, state: dict[str, Any], c: Runtime) -> None:

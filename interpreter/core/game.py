@@ -30,6 +30,19 @@ class FieldSpec:
 
 
 @dataclass(frozen=True)
+class BotSettings:
+    """How the game's files steer the bots (`bots:` in game.yaml, checked by load/bots.py).
+
+    An evaluation is a weighted sum of formulas of one seat; empty means the game's score field.
+    """
+
+    evaluation: tuple[tuple[str, float], ...] = ()
+    profiles: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+    # Decisions a search playout makes before it reads the evaluation (None: the bots' default).
+    playout: int | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything fixed about a game, compiled once at load."""
 
@@ -57,6 +70,7 @@ class Game:
     rounds_field: str | None = None
     reconstructed_board: bool = False
     credits: str = ""
+    bots: BotSettings = field(default_factory=BotSettings)
     sources: dict[str, str] = field(default_factory=dict)
 
     @cached_property

@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ruledsl.diagnostics import Span
+from ruledsl.program import ChooseSpec
 from ruledsl.runtime_support import LIST_LIMIT, MAX_DEPTH, NUMBER_LIMIT, STEP_BUDGET, RuleRuntimeError
 
 from . import rng
@@ -19,7 +20,8 @@ from . import rng
 if TYPE_CHECKING:
     from .engine import Engine
 
-__all__ = ["MAX_DEPTH", "STEP_BUDGET", "BotError", "Capped", "Ended", "Located", "Picker", "Runtime", "by_seat"]
+__all__ = ["MAX_DEPTH", "STEP_BUDGET", "BotError", "Capped", "Ended", "Located", "Picker", "Runtime", "SECRET_OPTIONS", "bind_answers",
+           "by_seat"]
 
 CALL = 1
 # Characters of event log one decision may write (only while the log is kept).
@@ -56,6 +58,19 @@ def by_seat(seats_in_game: int, seats: list[int], answers: list[Any]) -> list[An
     for s, a in zip(seats, answers):
         values[s] = a
     return values
+
+
+# Locals key (a name no rule can write) keeping, next to a secret choice's answers, the options each
+# seat had: bots resample the other seats' answers from them (agents/determinize.py).
+SECRET_OPTIONS = "$options:"
+
+
+def bind_answers(seats_in_game: int, spec: ChooseSpec, L: dict[str, Any], seats: list[int], answers: list[Any],
+                 options: list[list[Any]]) -> None:
+    """Give a paused choice's answers to the rules; a secret one keeps, by seat, the options it had."""
+    L[spec.var] = by_seat(seats_in_game, seats, answers) if spec.each else answers[0]
+    if spec.secret:
+        L[SECRET_OPTIONS + spec.var] = [spec.each, by_seat(seats_in_game, seats, options)]
 
 
 class Runtime:
@@ -142,7 +157,7 @@ class Runtime:
                 done[i] = True
                 left -= 1
         if not left:
-            L[self.specs[spec_id].var] = by_seat(self.nseats, seats, answers)
+            bind_answers(self.nseats, self.specs[spec_id], L, seats, answers, options)
             return
         self.state["pending"] = {"spec": spec_id, "seats": seats, "options": options,
                                  "answers": answers, "done": done, "left": left}

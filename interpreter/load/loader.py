@@ -18,6 +18,7 @@ from ruledsl.world import Component, DataSource, World
 from ..core.game import Game
 from .base import _freeze
 from .board import BoardMixin, _edge_columns
+from .bots import BotsMixin, bot_formulas
 from .components import ComponentsMixin
 from .fields import FieldsMixin
 from .games import game_ref, games_root, resolve_game, shipped_games
@@ -27,7 +28,7 @@ from .tables import TablesMixin
 __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game", "shipped_games"]
 
 
-class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesMixin):
+class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesMixin, BotsMixin):
     def load(self) -> Game | None:
         game_file = self.shown("game.yaml")
         data, pos, _ = self.yaml("game.yaml", "game", Span(game_file, 1, 1), "the game folder has no game.yaml")
@@ -117,7 +118,8 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             return None
         try:
             program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
-                                           tuple((data.get("display") or {}).values()), tuple(self.ability_code))
+                                           tuple((data.get("display") or {}).values()) + bot_formulas(data),
+                                           tuple(self.ability_code))
         except RecursionError:
             # Formulas are checked inside their callers: a very long chain of them runs out of stack.
             first = files[0].phases[0].span if files and files[0].phases else Span(game_file, 1, 1)
@@ -138,6 +140,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
         places = self.places(data, pos, seat_fields, global_fields)
+        bots = self.bot_settings(data, pos, program)
         if self.diags.has_errors:
             return None
         return Game(
@@ -150,7 +153,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             component_places=places,
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
-            reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
+            reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots, sources=self.sources)
 
 
 def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
