@@ -23,7 +23,7 @@ from ruledsl.compiler import MODULE_NAME
 from ruledsl.diagnostics import Severity, Span
 
 from . import render
-from .session import option_columns
+from .menu import Menu
 from ..agents import RandomAgent, bot_seed
 from ..core.decision import Decision
 from ..core.engine import Engine
@@ -109,7 +109,7 @@ class _Screens:
             raise _ScreenFailed("the prompt of this choice", err.span or spec.span, err) from err
         if not isinstance(decision, Decision):
             return
-        self.shown("the list of options", spec.span, lambda: option_columns([o.label for o in decision.options(seat)]))
+        self.shown("the list of options", spec.span, lambda: Menu.of(decision.options(seat)).lines())
         if full:
             self.screen(state, seat)
 
