@@ -7,7 +7,7 @@ same rules without the copy, for simulations.
 from __future__ import annotations
 
 import traceback
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from ruledsl.compiler import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
@@ -159,6 +159,8 @@ class Runtime:
         else:
             column[seat] += amount
             ledger[1][seat] += amount
+        if self.engine.ledger_hook is not None:
+            self.engine.ledger_hook(self.state, field, seat, amount, is_payment)
 
     def roll(self, faces: list[Any]) -> Any:
         """One element of the list, uniformly, from the game's seeded generator."""
@@ -190,6 +192,8 @@ class Engine:
         self.blocks = {name: p.blocks for name, p in game.program.phases.items() if p.resumable}
         # None in play: scenario tests set it to fix dice and shuffles (see ChanceHook).
         self.chance: ChanceHook | None = None
+        # None in play: balance figures set it to see each pay/gain as it happens (see analysis/economy.py).
+        self.ledger_hook: Callable[[dict[str, Any], str, int, int, bool], None] | None = None
         self.runtime = Runtime(self)
 
     # ------------------------------------------------------------ public API

@@ -1,0 +1,50 @@
+"""A line-up of bots by name: the one place where a bot's name becomes an agent."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..agents import AGENTS, Agent
+
+# Bots in the order a skill-gap figure prefers them: the strongest that this build has.
+_STRONG = ("mcts", "greedy")
+
+
+class LineupError(ValueError):
+    """A `--bots` list that does not fit the game."""
+
+
+def make_bot(name: str, seed: int) -> Agent:
+    """The agent called `name`, seeded (the only call that builds a batch's bots)."""
+    return AGENTS[name](seed)
+
+
+def known_bots() -> list[str]:
+    """The names `--bots` accepts."""
+    return sorted(AGENTS)
+
+
+def strongest_bot() -> str | None:
+    """A bot stronger than random if this build has one (for the skill-gap figure), else None."""
+    return next((name for name in _STRONG if name in AGENTS), None)
+
+
+def parse_lineup(text: str | None, seats: int) -> tuple[str, ...]:
+    """`--bots` as one name per seat: one name fills every seat; default random bots."""
+    names = [n.strip().lower() for n in (text or "random").split(",")]
+    if any(not n for n in names):
+        raise LineupError(f"--bots '{text}': an empty name in the list")
+    unknown = [n for n in names if n.partition(":")[0] not in AGENTS and n not in AGENTS]
+    if unknown:
+        raise LineupError(f"--bots: unknown bot '{unknown[0]}' (bots: {', '.join(known_bots())})")
+    if len(names) == 1:
+        return tuple(names * seats)
+    if len(names) != seats:
+        raise LineupError(f"--bots lists {len(names)} bots for {seats} seats: give one name, or one per seat")
+    return tuple(names)
+
+
+def rotated(lineup: Sequence[str], seed: int) -> tuple[str, ...]:
+    """The line-up turned by the seed, so that over a batch every bot sits at every seat equally."""
+    k = seed % len(lineup)
+    return tuple(lineup[-k:] + lineup[:-k]) if k else tuple(lineup)
