@@ -229,7 +229,7 @@ class Tally:
                      ) -> dict[str, float]:
         """The per-game values a paired comparison uses; NaN where a game has none (unfinished...)."""
         nan = float("nan")
-        out: dict[str, float] = {"finished": 1 if r.finished else 0, "decisions": r.decisions}
+        out: dict[str, float] = {"seed": r.seed, "finished": 1 if r.finished else 0, "decisions": r.decisions}
         for s in range(self.seats):
             out[f"win:{s}"] = won[s]
             out[f"score:{s}"] = r.scores[s]
