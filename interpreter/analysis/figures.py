@@ -14,7 +14,7 @@ from ..core.game import Game
 from ..core.state import default_names
 from .parallel import BatchResult
 from .statistics import Moments, quantiles, wilson
-from .tally import Tally
+from .tally import BRANCHING_SCALE, Tally
 
 
 def tool_version() -> str:
@@ -37,10 +37,12 @@ def _moments(m: list[float]) -> Moments:
     return Moments(int(m[0]), m[1], m[2])
 
 
-def mean_figure(m: list[float], histogram: dict[int, int] | None = None) -> dict[str, Any]:
+def mean_figure(m: list[float], histogram: dict[int, int] | None = None, scale: int = 1) -> dict[str, Any]:
     """Mean with its t interval, and the distribution's quantiles and histogram when given."""
     mo = _moments(m)
-    out: dict[str, Any] = {"mean": _r(mo.mean), "ci": _ci(mo.interval()), "n": mo.n}
+    ci = mo.interval()
+    out: dict[str, Any] = {"mean": _r(mo.mean / scale if mo.mean is not None else None),
+                           "ci": _ci((ci[0] / scale, ci[1] / scale) if ci else None), "n": mo.n}
     if histogram is not None:
         out["quantiles"] = quantiles(histogram)
         out["histogram"] = {str(k): histogram[k] for k in sorted(histogram)}
@@ -93,7 +95,7 @@ def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
         "mean_decisions_ci": _ci(_moments(t.decisions).interval()),
         "decisions": mean_figure(t.decisions, t.decisions_hist),
         "decisions_per_round": _decisions_per_round(t),
-        "options_per_decision": mean_figure(t.branching),
+        "options_per_decision": mean_figure(t.branching, scale=BRANCHING_SCALE),
         "lead_changes": _lead_figure(t) if game.rounds_field and game.score_field else None,
         "options": _option_figures(t),
         "economy": _economy_figures(t),

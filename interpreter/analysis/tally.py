@@ -14,6 +14,8 @@ from typing import Any
 
 # Per-game values kept in seed order when asked (compare pairs game i of A with game i of B).
 UNFINISHED_SHOWN = 20
+# Options per decision is kept in millionths, a whole number, so that its sums merge exactly.
+BRANCHING_SCALE = 10**6
 
 
 @dataclass
@@ -123,7 +125,7 @@ class Tally:
     decisions: list[float] = field(default_factory=_moments)
     decisions_hist: Counter[int] = field(default_factory=Counter)
     options_total: int = 0
-    branching: list[float] = field(default_factory=_moments)        # per game: options per decision
+    branching: list[float] = field(default_factory=_moments)        # per game: options per decision (scaled)
     lead: list[float] = field(default_factory=_moments)
     lead_hist: Counter[int] = field(default_factory=Counter)
     lead_by_round: Counter[int] = field(default_factory=Counter)
@@ -179,7 +181,7 @@ class Tally:
         self.decisions_hist[r.decisions] += 1
         self.options_total += r.options
         if r.decisions:
-            _add(self.branching, r.options / r.decisions)
+            _add(self.branching, r.options * BRANCHING_SCALE // r.decisions)
         if r.lead_changes is not None:
             _add(self.lead, r.lead_changes)
             self.lead_hist[r.lead_changes] += 1
