@@ -33,6 +33,7 @@ quick: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy

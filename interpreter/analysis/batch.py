@@ -114,10 +114,11 @@ def play_game(engine: Engine, ledger: PhaseLedger, spec: BatchSpec, seed: int) -
         if journal is not None:
             journal.choices.append((seat, option_id))
         engine.apply_index(state, seat, k)
-    finished = state["result"] is not None
+    result = state["result"]
+    finished = result is not None
     if finished:
         watch.at_end(state)
-    winners = tuple(state["result"]["winners"]) if finished else ()
+    winners = tuple(result["winners"]) if result is not None else ()
     scores = list(state["seat"][g.score_field]) if g.score_field else [0] * seats
     rounds = state["global"][g.rounds_field] if g.rounds_field else None
     if journal is not None:

@@ -46,5 +46,6 @@ def parse_lineup(text: str | None, seats: int) -> tuple[str, ...]:
 
 def rotated(lineup: Sequence[str], seed: int) -> tuple[str, ...]:
     """The line-up turned by the seed, so that over a batch every bot sits at every seat equally."""
-    k = seed % len(lineup)
-    return tuple(lineup[-k:] + lineup[:-k]) if k else tuple(lineup)
+    seats = tuple(lineup)
+    k = seed % len(seats)
+    return seats[-k:] + seats[:-k] if k else seats

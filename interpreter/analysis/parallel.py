@@ -7,6 +7,7 @@ batch: the slices already finished are kept and reported, the rest are dropped.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import signal
@@ -120,7 +121,7 @@ def _ray_results(spec: BatchSpec, slices: list[range], address: str | None) -> I
         raise ValueError("--backend ray needs Ray: pip install 'cityrules[ray]'") from None
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(address=address, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+        ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
     remote = ray.remote(_play_indexed)
     pending: list[Any] = [remote.remote((spec, i, s)) for i, s in enumerate(slices)]
     try:

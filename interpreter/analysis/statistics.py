@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 Z95 = 1.959963984540054   # the standard normal's 97.5 % point
 LEVEL = 0.95
@@ -190,7 +190,7 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> list[bool]:
     return rejected
 
 
-def quantiles(histogram: Mapping[int, int] | Mapping[float, int],
+def quantiles(histogram: Mapping[Any, int],
               points: Iterable[float] = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)) -> dict[str, float] | None:
     """Quantiles of a distribution given as value -> count (lower value at ties: no interpolation)."""
     total = sum(histogram.values())

@@ -139,7 +139,7 @@ class Target:
 
 def _measure(kind: str, data: dict[str, Any]) -> float | None:
     if kind == "fair":
-        rates = data["win_rate"]
+        rates = [float(r) for r in data["win_rate"]]
         mean = sum(rates) / len(rates)
         return max(abs(r - mean) for r in rates) * 100
     if kind == "first-seat":
