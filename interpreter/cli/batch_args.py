@@ -13,6 +13,9 @@ from ..analysis.parallel import BACKENDS, BatchResult, Progress, default_jobs, r
 from ..analysis.restrict import parse_restrictions
 from ..core.game import Game
 
+# A batch stopped by Ctrl-C: its figures are printed all the same, for the games that finished.
+EXIT_INTERRUPTED = 130
+
 
 def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> None:
     """-n, --players, --seed, --bots, --cap, --jobs, --backend, --address, --no-progress [, --restrict]."""

@@ -12,10 +12,9 @@ from ruledsl.printable import printable
 from ..analysis.batch import BatchFailed
 from ..analysis.compare import compare_results
 from ..core.game import Game
-from .batch_args import add_batch_arguments, batch_failed_message, batch_spec, interrupted_note, play
+from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
+                         interrupted_note, play)
 from .common import EXIT_ERRORS, EXIT_OK, load_engine
-
-EXIT_INTERRUPTED = 130
 
 
 def sides(args: argparse.Namespace) -> tuple[tuple[str, str | None], tuple[str, str | None]]:

@@ -8,10 +8,9 @@ from typing import Any
 
 from ..analysis.batch import BatchFailed
 from ..analysis.figures import batch_figures
-from .batch_args import add_batch_arguments, batch_failed_message, batch_spec, interrupted_note, play
+from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
+                         interrupted_note, play)
 from .common import EXIT_ERRORS, EXIT_OK, load_engine
-
-EXIT_INTERRUPTED = 130
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -13,10 +13,9 @@ from ..analysis.figures import batch_figures
 from ..analysis.lineup import strongest_bot
 from ..analysis.skill import skill_gap_figure, skill_gap_spec
 from ..analysis.text import batch_lines, pct, pct_ci
-from .batch_args import add_batch_arguments, batch_failed_message, batch_spec, interrupted_note, play
+from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
+                         interrupted_note, play)
 from .common import EXIT_ERRORS, EXIT_OK, load_engine
-
-EXIT_INTERRUPTED = 130
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
