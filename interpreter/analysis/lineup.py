@@ -29,14 +29,20 @@ def strongest_bot() -> str | None:
     return next((name for name in _STRONG if name in AGENTS), None)
 
 
+def _check(name: str) -> None:
+    try:
+        make_bot(name, 0)
+    except (KeyError, ValueError):
+        raise LineupError(f"--bots: unknown bot '{name}' (bots: {', '.join(known_bots())})") from None
+
+
 def parse_lineup(text: str | None, seats: int) -> tuple[str, ...]:
     """`--bots` as one name per seat: one name fills every seat; default random bots."""
     names = [n.strip().lower() for n in (text or "random").split(",")]
     if any(not n for n in names):
         raise LineupError(f"--bots '{text}': an empty name in the list")
-    unknown = [n for n in names if n.partition(":")[0] not in AGENTS and n not in AGENTS]
-    if unknown:
-        raise LineupError(f"--bots: unknown bot '{unknown[0]}' (bots: {', '.join(known_bots())})")
+    for name in dict.fromkeys(names):
+        _check(name)
     if len(names) == 1:
         return tuple(names * seats)
     if len(names) != seats:

@@ -131,3 +131,19 @@ def test_rotated_lineup_sits_every_bot_at_every_seat() -> None:
     spec = spec_of("downtown", 8, bots=("greedy", "random", "random", "random"), rotate=True)
     assert [spec.lineup(s).index("greedy") for s in range(4)] == [0, 1, 2, 3]
     assert isinstance(spec, BatchSpec)
+
+
+def test_skill_gap_batch_rotates_one_bot_against_random_ones() -> None:
+    from interpreter.analysis.skill import skill_gap_figure, skill_gap_spec
+
+    base = spec_of("downtown", 80, restrictions=(Restriction(0, "use_lobby:yes"),))
+    # "bot" plays as random does today: the measured gap must then be no gap at all.
+    gap = skill_gap_spec(base, "bot")
+    assert gap is not None and gap.bots == ("bot", "random", "random", "random") and gap.rotate
+    assert gap.restrictions == ()
+    data = play(gap, 2)
+    figure = skill_gap_figure(data, "bot")
+    assert figure["fair_share"] == 0.25
+    assert next(b for b in data["by_bot"] if b["bot"] == "bot")["seat_games"] == 80
+    lo, hi = figure["win_rate_ci"]
+    assert lo <= 0.25 <= hi and not figure["rewards_skill"]
