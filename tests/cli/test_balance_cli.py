@@ -109,3 +109,22 @@ def test_progress_bar_on_a_terminal() -> None:
 def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "simulate", "downtown", "-n", "5", "--jobs", "1")
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("game", ["downtown", "city", "london"])
+def test_every_figure_for_every_shipped_game(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", game, "-n", "6", "--jobs", "1", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["games"] == 6 and len(data["win_rate_ci"]) == data["seats"]
+    for key in ("first_seat_advantage", "margin", "rounds", "decisions", "lead_changes", "options_per_decision"):
+        assert data[key] is not None and data[key]["ci"] is not None, key
+    assert all(s["quantiles"] for s in data["score"]) and data["rounds"]["histogram"]
+    assert data["lead_changes"]["by_round"]
+    assert data["options"] and all(o["win_rate_ci"] for o in data["options"] if o["seat_games"])
+    assert data["economy"], "every shipped game has a ledger field"
+    # The text says the same in words.
+    code, text, _ = run(capsys, "simulate", game, "-n", "6", "--jobs", "1")
+    for words in ("95 % CI", "Shared wins", "First-seat advantage", "Winning margin", "Game length",
+                  "Lead changes per game", "Unfinished games", "Options (", "Economy ("):
+        assert words in text, (game, words)
