@@ -70,12 +70,16 @@ class BatchFailed(Exception):
         self.report = report
 
 
-_ENGINES: dict[tuple[str, str | None], tuple[Engine, PhaseLedger]] = {}
+_ENGINES: dict[tuple[str, str | None, int], tuple[Engine, PhaseLedger]] = {}
 
 
 def engine_for(folder: str, variant: str | None) -> tuple[Engine, PhaseLedger]:
-    """The game loaded once per process, with the economy hook set."""
-    key = (folder, variant)
+    """The game loaded once per process (again if its game.yaml changed), with the economy hook set."""
+    try:
+        stamp = (Path(folder) / "game.yaml").stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    key = (folder, variant, stamp)
     found = _ENGINES.get(key)
     if found is None:
         engine = Engine(load_game(folder, variant))

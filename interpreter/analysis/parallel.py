@@ -32,7 +32,7 @@ class BatchResult:
     seed_ranges: list[tuple[int, int]]      # first and last seed of each run of played seeds
     interrupted: bool = False
     seconds: float = 0.0
-    jobs: int = 1
+    jobs: int | None = 1                    # None on Ray: the cluster decides
     backend: str = "processes"
     notes: list[str] = field(default_factory=list)
 
@@ -86,7 +86,7 @@ def run_batch(spec: BatchSpec, jobs: int | None = None, backend: str = "processe
         else:
             ranges.append((s[0], s[-1]))
     return BatchResult(spec, merged, ranges, interrupted, time.perf_counter() - start,
-                       1 if backend == "ray" else jobs, backend)
+                       None if backend == "ray" else jobs, backend)
 
 
 def _ignore_interrupts() -> None:

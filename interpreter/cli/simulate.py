@@ -41,8 +41,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print("\n".join(batch_lines(data)))
         if "skill_gap" in data:
             print(_skill_gap_line(data["skill_gap"]))
-        print(f"  wall time: {data['seconds']:.2f} s   ({data['games_per_second']} games/s, "
-              f"{data['run']['jobs']} {'worker' if data['run']['jobs'] == 1 else 'workers'}, {data['run']['backend']})")
+        jobs = data["run"]["jobs"]
+        workers = "Ray tasks" if jobs is None else f"{jobs} {'worker' if jobs == 1 else 'workers'}"
+        print(f"  wall time: {data['seconds']:.2f} s   ({data['games_per_second']} games/s, {workers})")
         if journals is not None:
             print(f"  journals written to {args.journals}")
     if result.interrupted:
