@@ -44,6 +44,7 @@ class BatchSpec:
     rotate: bool = False
     journals: str | None = None      # a folder to write every game's journal into
     keep_games: bool = False         # keep per-game values in seed order (paired comparisons)
+    patterns: tuple[str, ...] = ()   # option id patterns to count besides the ids and their families
 
     @property
     def seeds(self) -> range:
@@ -150,6 +151,7 @@ def play_slice(spec: BatchSpec, seeds: range) -> Tally:
     """Play a slice of the batch's seeds in this process and tally it (what a worker runs)."""
     engine, ledger = engine_for(spec.folder, spec.variant)
     tally = Tally(spec.seats)
+    tally.count_patterns(spec.patterns)
     if spec.keep_games:
         tally.keep_games()
     folder = Path(spec.journals) if spec.journals else None

@@ -97,7 +97,8 @@ def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
         "decisions_per_round": _decisions_per_round(t),
         "options_per_decision": mean_figure(t.branching, scale=BRANCHING_SCALE),
         "lead_changes": _lead_figure(t) if game.rounds_field and game.score_field else None,
-        "options": _option_figures(t),
+        "options": _option_figures(t, t.options),
+        "option_patterns": _option_figures(t, t.patterns),
         "economy": _economy_figures(t),
         "by_bot": _bot_figures(t),
         "restricted": {"forced_decisions": t.forced, "games": t.forced_games} if spec.restrictions else None,
@@ -126,13 +127,13 @@ def _lead_figure(t: Tally) -> dict[str, Any]:
     return out
 
 
-def _option_figures(t: Tally) -> list[dict[str, Any]]:
-    """Per option id and id family: how often chosen, and the win rate of the seats that chose it."""
+def _option_figures(t: Tally, counts: dict[str, list[int]]) -> list[dict[str, Any]]:
+    """Per option id, family or pattern: how often chosen, and the win rate of the seats that chose it."""
     seat_games = t.games * t.seats
     total_wins = sum(t.wins)
     out = []
-    for key in sorted(t.options):
-        times, chose, won = t.options[key]
+    for key in sorted(counts):
+        times, chose, won = counts[key]
         others, others_won = seat_games - chose, total_wins - won
         out.append({
             "id": key, "chosen": times, "per_game": _r(times / t.games if t.games else None),

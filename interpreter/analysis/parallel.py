@@ -75,6 +75,7 @@ def run_batch(spec: BatchSpec, jobs: int | None = None, backend: str = "processe
         if close is not None:
             close()
     merged = Tally(spec.seats)
+    merged.count_patterns(spec.patterns)
     if spec.keep_games:
         merged.keep_games()
     ranges: list[tuple[int, int]] = []

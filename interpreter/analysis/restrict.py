@@ -35,7 +35,7 @@ class Restriction:
 
     def forbids(self, seat: int, option_id: str) -> bool:
         """True if this restriction forbids `seat` the option with this id."""
-        return seat == self.seat and _compiled(self.pattern).match(option_id) is not None
+        return seat == self.seat and matches(self.pattern, option_id)
 
 
 _CACHE: dict[str, re.Pattern[str]] = {}
@@ -46,6 +46,11 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     if found is None:
         found = _CACHE[pattern] = re.compile(translate(pattern))
     return found
+
+
+def matches(pattern: str, option_id: str) -> bool:
+    """True if the whole option id matches the glob pattern."""
+    return _compiled(pattern).match(option_id) is not None
 
 
 def parse_restriction(text: str, seats: int) -> Restriction:

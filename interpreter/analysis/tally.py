@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from .restrict import matches
+
 # Per-game values kept in seed order when asked (compare pairs game i of A with game i of B).
 UNFINISHED_SHOWN = 20
 # Options per decision is kept in millionths, a whole number, so that its sums merge exactly.
@@ -139,12 +141,18 @@ class Tally:
     forced: int = 0
     forced_games: int = 0
     per_game: dict[str, list[float]] | None = None
+    # --option PATTERN: glob pattern -> [times chosen, seat-games that chose a match, wins among those]
+    patterns: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.wins:
             self.wins = [0] * self.seats
             self.scores = [_moments() for _ in range(self.seats)]
             self.score_hist = [Counter() for _ in range(self.seats)]
+
+    def count_patterns(self, patterns: tuple[str, ...]) -> None:
+        """Also count the options whose id matches each of these glob patterns."""
+        self.patterns = {p: [0, 0, 0] for p in patterns}
 
     def keep_games(self) -> None:
         """Also keep each game's values in seed order (for paired comparisons)."""
@@ -214,6 +222,12 @@ class Tally:
                         seen.add(key)
                         entry[1] += 1
                         entry[2] += won[s]
+            for pattern, counts in self.patterns.items():
+                times = sum(t for oid, t in chosen.items() if matches(pattern, oid))
+                if times:
+                    counts[0] += times
+                    counts[1] += 1
+                    counts[2] += won[s]
 
     def _add_economy(self, r: GameRecord) -> None:
         for key, (paid, gained) in r.flows.items():
@@ -275,6 +289,10 @@ class Tally:
             b[1] += wins
         self.forced += other.forced
         self.forced_games += other.forced_games
+        for pattern, counts in other.patterns.items():
+            mine_counts = self.patterns.setdefault(pattern, [0, 0, 0])
+            for i in range(3):
+                mine_counts[i] += counts[i]
         if self.per_game is not None and other.per_game is not None:
             for name, values in other.per_game.items():
                 self.per_game.setdefault(name, []).extend(values)

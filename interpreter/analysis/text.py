@@ -93,6 +93,9 @@ def batch_lines(data: dict[str, Any]) -> list[str]:
                      "those decisions were played freely." if r["forced_decisions"] else
                      "  The restrictions always left the seat an option.")
     lines.extend(option_lines(data["options"]))
+    if data["option_patterns"]:
+        lines.append("  Option patterns (--option):")
+        lines.extend(_option_row(o, 0) for o in data["option_patterns"])
     lines.extend(economy_lines(data["economy"], names))
     if len(data["by_bot"]) > 1:
         lines.extend(bot_lines(data["by_bot"]))
@@ -149,14 +152,17 @@ def option_lines(options: list[dict[str, Any]]) -> list[str]:
             lines.append(f"    {'  ' * depth}({len(kids)} options under {printable(parent)}: see --json)")
             return
         for o in kids:
-            lines.append(printable(
-                f"    {'  ' * depth}{o['id']:<{max(8, 30 - 2 * depth)}} {num(o['per_game'], 2):>7}/game  "
-                f"wins {pct(o['win_rate']):>7} ({pct_ci(o['win_rate_ci'])})  "
-                f"without {pct(o['win_rate_without'])}"))
+            lines.append(_option_row(o, depth))
             if o["id"].endswith(":*"):
                 walk(o["id"], depth + 1)
     walk("", 0)
     return lines
+
+
+def _option_row(o: dict[str, Any], depth: int) -> str:
+    return printable(f"    {'  ' * depth}{o['id']:<{max(8, 30 - 2 * depth)}} {num(o['per_game'], 2):>7}/game  "
+                     f"wins {pct(o['win_rate']):>7} ({pct_ci(o['win_rate_ci'])})  "
+                     f"without {pct(o['win_rate_without'])}")
 
 
 def economy_lines(economy: list[dict[str, Any]], names: list[str]) -> list[str]:

@@ -34,6 +34,9 @@ def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> No
                    help="processes on this machine, or tasks on a Ray cluster (pip install 'cityrules[ray]')")
     s.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    s.add_argument("--option", action="append", metavar="PATTERN",
+                   help="also count the options whose id matches this glob pattern, e.g. 'play:*hospital*' "
+                        "(repeatable)")
     if restrict:
         s.add_argument("--restrict", action="append", metavar="SEAT:PATTERN",
                        help="forbid a seat the options whose id matches a glob pattern, e.g. 0:use_lobby:yes or "
@@ -61,7 +64,7 @@ def batch_spec(args: argparse.Namespace, game: Game, restrictions: list[str] | N
     seats = seats_for(game, args.players)
     return BatchSpec(str(game.folder.resolve()), game.variant, seats, parse_lineup(bots or args.bots, seats),
                      args.seed, args.n, args.cap, parse_restrictions(restrictions, seats),
-                     args.rotate if rotate is None else rotate, journals, keep_games)
+                     args.rotate if rotate is None else rotate, journals, keep_games, tuple(args.option or ()))
 
 
 @contextmanager

@@ -147,3 +147,14 @@ def test_skill_gap_batch_rotates_one_bot_against_random_ones() -> None:
     assert next(b for b in data["by_bot"] if b["bot"] == "bot")["seat_games"] == 80
     lo, hi = figure["win_rate_ci"]
     assert lo <= 0.25 <= hi and not figure["rewards_skill"]
+
+
+def test_option_patterns_count_the_ids_they_match() -> None:
+    from fnmatch import fnmatchcase
+
+    data = play(spec_of("downtown", 10, patterns=("target:1?", "parcels:[23]")))
+    ids = {o["id"]: o for o in data["options"] if not o["id"].endswith(":*")}
+    rows = {o["id"]: o for o in data["option_patterns"]}
+    for pattern in ("target:1?", "parcels:[23]"):
+        assert rows[pattern]["chosen"] == sum(o["chosen"] for i, o in ids.items() if fnmatchcase(i, pattern))
+        assert 0 < rows[pattern]["seat_games"] <= 40 and rows[pattern]["win_rate_ci"] is not None
