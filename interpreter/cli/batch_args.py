@@ -7,47 +7,62 @@ import sys
 from contextlib import contextmanager
 from typing import Iterator
 
+from ruledsl.printable import printable
+
 from ..analysis.batch import BatchSpec
 from ..analysis.lineup import known_bots, parse_lineup
 from ..analysis.parallel import BACKENDS, BatchResult, Progress, default_jobs, run_batch
 from ..analysis.restrict import parse_restrictions
+from ..core.decision import DEFAULT_CAP
 from ..core.game import Game
+from .common import UsageError, whole
 
 # A batch stopped by Ctrl-C: its figures are printed all the same, for the games that finished.
 EXIT_INTERRUPTED = 130
 
 
 def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> None:
-    """-n, --players, --seed, --bots, --cap, --jobs, --backend, --address, --no-progress [, --restrict]."""
-    s.add_argument("-n", type=int, default=100, help="number of games (default: 100)")
-    s.add_argument("--players", type=int, help="number of seats (default: 4, or the nearest the game allows)")
-    s.add_argument("--seed", type=int, default=0, help="first seed: games use SEED, SEED+1, ... (default: 0)")
+    """-n, --players, --seed, --bots, --rotate, --cap, --jobs, --backend, --address, --no-progress, --option
+    [, --restrict]: what every command that plays a batch accepts."""
+    s.add_argument("-n", type=whole(1, "a number of games"), default=100, metavar="N",
+                   help="how many games to play (default: 100)")
+    s.add_argument("--players", type=whole(1, "a number of players"), metavar="P",
+                   help="seats per game, within the game's range (default: 4 where the game allows, "
+                        "else the nearest it allows)")
+    s.add_argument("--seed", type=whole(what="the first seed, a whole number"), default=0,
+                   help="the first game's seed; the others follow (default: 0)")
     s.add_argument("--bots", metavar="LIST",
-                   help=f"one bot for every seat or one per seat, comma-separated (bots: {', '.join(known_bots())}; "
+                   help=f"one bot for every seat, or one per seat, comma-separated (bots: {', '.join(known_bots())}; "
                         "default: random)")
     s.add_argument("--rotate", action="store_true",
-                   help="turn the line-up by one seat each game, so every bot sits at every seat equally")
-    s.add_argument("--cap", type=int, help="stop a game after this many decisions (reported as unfinished)")
-    s.add_argument("--jobs", type=int, metavar="N",
-                   help=f"worker processes (default: every core, {default_jobs()} here); the figures are the same")
+                   help="turn the line-up one seat each game, so every bot sits at every seat equally "
+                        "(default: each bot keeps its seat)")
+    s.add_argument("--cap", type=whole(1, "a number of decisions"), default=DEFAULT_CAP, metavar="D",
+                   help=f"stop a game after D decisions; it counts as unfinished (default: {DEFAULT_CAP})")
+    s.add_argument("--jobs", type=whole(1, "a number of worker processes"), metavar="J",
+                   help=f"worker processes; the figures are the same for any number (default: every core, "
+                        f"{default_jobs()} here)")
     s.add_argument("--backend", choices=BACKENDS, default="processes",
-                   help="processes on this machine, or tasks on a Ray cluster (pip install 'cityrules[ray]')")
-    s.add_argument("--address", help="the Ray cluster to join (default: start a local Ray instance)")
-    s.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+                   help="processes on this machine, or tasks on a Ray cluster: pip install 'cityrules[ray]' "
+                        "(default: processes)")
+    s.add_argument("--address", metavar="ADDR",
+                   help="the Ray cluster to join, e.g. auto or ray://host:10001 (default: start a local Ray instance)")
+    s.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (default: a bar with the time left on stderr when it is a terminal)")
     s.add_argument("--option", action="append", metavar="PATTERN",
                    help="also count the options whose id matches this glob pattern, e.g. 'play:*hospital*' "
-                        "(repeatable)")
+                        "(repeatable; default: option ids and their families only)")
     if restrict:
         s.add_argument("--restrict", action="append", metavar="SEAT:PATTERN",
-                       help="forbid a seat the options whose id matches a glob pattern, e.g. 0:use_lobby:yes or "
-                            "'1:develop:*hospital*' (repeatable)")
+                       help="forbid a seat (0 is the first) the options whose id matches a glob pattern, e.g. "
+                            "0:use_lobby:yes or '1:develop:*hospital*' (repeatable; default: free play)")
 
 
 def seats_for(game: Game, players: int | None) -> int:
     """The number of seats asked for, checked against the game."""
     seats = players if players is not None else max(game.min_seats, min(4, game.max_seats))
     if not game.min_seats <= seats <= game.max_seats:
-        raise ValueError(f"{game.title} is for {game.min_seats} to {game.max_seats} players, not {seats}")
+        raise UsageError(f"{printable(game.title)} is for {game.min_seats} to {game.max_seats} players, not {seats}")
     return seats
 
 
@@ -55,12 +70,6 @@ def batch_spec(args: argparse.Namespace, game: Game, restrictions: list[str] | N
                journals: str | None = None, keep_games: bool = False, bots: str | None = None,
                rotate: bool | None = None) -> BatchSpec:
     """The batch the arguments ask for."""
-    if args.n < 1:
-        raise ValueError(f"-n {args.n}: play at least one game")
-    if args.jobs is not None and args.jobs < 1:
-        raise ValueError(f"--jobs {args.jobs}: at least one worker")
-    if args.cap is not None and args.cap < 1:
-        raise ValueError(f"--cap {args.cap}: at least one decision")
     seats = seats_for(game, args.players)
     return BatchSpec(str(game.folder.resolve()), game.variant, seats, parse_lineup(bots or args.bots, seats),
                      args.seed, args.n, args.cap, parse_restrictions(restrictions, seats),

@@ -14,7 +14,7 @@ from ..analysis.compare import compare_results
 from ..core.game import Game
 from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
                          interrupted_note, play)
-from .common import EXIT_ERRORS, EXIT_OK, load_engine
+from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
 
 
 def sides(args: argparse.Namespace) -> tuple[tuple[str, str | None], tuple[str, str | None]]:
@@ -107,13 +107,20 @@ def compare_lines(data: dict[str, Any], game_a: Game, game_b: Game) -> list[str]
 
 def add_parser(sub: Any) -> None:
     """The `compare` sub-command's arguments."""
-    s = sub.add_parser("compare", help="play two versions of a game on the same seeds and compare the figures",
-                       description="A and B are game folders or names, or one game with --variant (B) or two "
-                                   "--variant (A, B), or one game with --restrict (B restricted, A free).")
+    s = sub_parser(sub, "compare", "play two versions of a game on the same seeds and compare every figure",
+                   "A and B are two game folders or names; or one game with --variant (B is that variant) or two "
+                   "--variant (A's, then B's); or one game with --restrict (B is restricted, A plays freely). Both "
+                   "play the same seeds; every figure comes with B - A, a paired 95 % interval and a verdict. "
+                   "'Significant' is corrected for the number of figures (Holm, 5 % family-wise).",
+                   ["cityrules compare FOLDER_A FOLDER_B -n 2000",
+                    "cityrules compare GAME --variant NAME --json",
+                    "cityrules compare GAME --restrict 0:use_lobby:yes --report lobby/"])
     s.add_argument("games", nargs="+", metavar="GAME", help="A, then B (or one game)")
-    s.add_argument("--variant", action="append", help="a variant: once for B, twice for A then B")
+    s.add_argument("--variant", action="append", metavar="NAME",
+                   help="a variant: once for B, twice for A then B (default: the plain games)")
     add_batch_arguments(s)
-    s.add_argument("--json", action="store_true", help='{"metrics": [{"name", "a", "b", "difference", "ci", '
-                                                       '"significant"}...]} and what A and B were')
-    s.add_argument("--report", metavar="DIR", help="also write a side-by-side HTML report into DIR")
+    s.add_argument("--json", action="store_true",
+                   help='print {"metrics": [{"name", "a", "b", "difference", "ci", "significant"}...]} and what A '
+                        "and B were (default: a table)")
+    s.add_argument("--report", metavar="DIR", help="also write a side-by-side HTML report into DIR (default: none)")
     s.set_defaults(func=cmd_compare)

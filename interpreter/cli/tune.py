@@ -18,7 +18,7 @@ from ..analysis.tune import (TRIAL_VARIANT, CandidateFolder, Knob, Target, Trial
                              get_value, loss, parse_knob, parse_target, search, variant_values)
 from ..load.loader import load_game
 from .batch_args import add_batch_arguments, batch_failed_message, batch_spec, play
-from .common import EXIT_ERRORS, EXIT_OK, load_engine
+from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser, whole
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
@@ -138,20 +138,25 @@ def _lines(data: dict[str, Any], targets: list[Target], confirmed: Trial) -> lis
 
 def add_parser(sub: Any) -> None:
     """The `tune` sub-command's arguments."""
-    s = sub.add_parser("tune", help="search table values for a balance target and write them as a variant",
-                       description="Targets: fair[:POINTS] (every seat's win rate within ±POINTS of the average), "
-                                   "first-seat[:POINTS], rounds:LO..HI (median rounds), margin:LO..HI (mean "
-                                   "winning margin). Each candidate plays -n games on the same seeds; the best is "
-                                   "measured again on fresh seeds and written into game.yaml as a variant.")
-    s.add_argument("game")
+    s = sub_parser(sub, "tune", "search table values for a balance target and write them as a variant",
+                   "Targets: fair[:POINTS] (every seat's win rate within ±POINTS of the average), "
+                   "first-seat[:POINTS], rounds:LO..HI (median rounds), margin:LO..HI (mean winning margin). "
+                   "Each candidate plays -n games on the same seeds (Optuna's TPE search); the best is measured "
+                   "again on fresh seeds and written into the game's game.yaml as a variant. See docs/balance.md.",
+                   ["cityrules tune FOLDER --vary TABLE=1..3 --target fair:3 -n 2000 --trials 30",
+                    "cityrules tune FOLDER --vary TABLE.KEY.1=1..4 --target rounds:11..13 --no-write --json"])
+    s.add_argument("game", metavar="GAME", help="a game folder (or a shipped game's name)")
     s.add_argument("--vary", action="append", required=True, metavar="TABLE.KEY=LO..HI",
-                   help="a whole number inside a table and the range to search (repeatable)")
-    s.add_argument("--target", action="append", required=True, metavar="TARGET", help="a balance target (repeatable)")
-    s.add_argument("--trials", type=int, default=20, help="candidates to try (default: 20)")
-    s.add_argument("--confirm", type=int, help="games to measure the best on, on fresh seeds (default: -n)")
+                   help="a whole number inside a table and the range to search (repeatable; default: none, required)")
+    s.add_argument("--target", action="append", required=True, metavar="TARGET",
+                   help="a balance target, as listed above (repeatable; default: none, required)")
+    s.add_argument("--trials", type=whole(1, "a number of trials"), default=20,
+                   help="candidates to try (default: 20)")
+    s.add_argument("--confirm", type=whole(1, "a number of games"),
+                   help="games to measure the best on, on fresh seeds (default: -n)")
     s.add_argument("--name", default="tuned", help="the variant's name (default: tuned)")
-    s.add_argument("--no-write", action="store_true", help="report only; do not change game.yaml")
-    s.add_argument("--variant", help="start from this variant of the game")
+    s.add_argument("--no-write", action="store_true", help="report only; leave game.yaml alone (default: write)")
+    s.add_argument("--variant", metavar="NAME", help="start from this variant of the game (default: the plain game)")
     add_batch_arguments(s, restrict=False)
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the search and its result as JSON (default: text)")
     s.set_defaults(func=cmd_tune)
