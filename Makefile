@@ -9,7 +9,10 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune]'
+	@# The report test opens pages in headless Chromium (Debian's package); CI runs as root.
+	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || echo "setup: could not install chromium; the report page test will fail" >&2
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -35,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_games.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_memory.py
+	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
 
 # Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules

@@ -19,7 +19,10 @@ from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Parser
 COMMANDS = {
     "validate": "check game folders and report every problem",
     "play": "play in the terminal, humans and bots",
-    "simulate": "play many bot games and report the figures",
+    "simulate": "play many bot games and report the figures, with intervals",
+    "compare": "play two versions of a game on the same seeds and report what changed",
+    "report": "write an HTML page of plots of the balance figures",
+    "tune": "search table values for a balance target",
     "replay": "replay a journal: event log and result",
     "games": "list the shipped games",
     "test": "play the scenarios in a game's tests folder and check what they expect",
@@ -48,7 +51,8 @@ class _Version(argparse.Action):
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser: in full for the sub-command named in `argv` (for every one when None)."""
     p = Parser(
-        prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, replay, test, new.",
+        prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, compare, report, "
+                                    "tune, replay, test, new.",
         epilog="Each sub-command explains itself: cityrules play --help", formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action=_Version, nargs=0, help="show the program's version number and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -92,3 +92,14 @@ def load_engine(name: str, variant: str | None = None) -> "Engine":
         choices = ", ".join(plain.variants) or "none: this game has no variants"
         raise UsageError(f"{plain.title} has no variant '{printable(variant)}' (choices: {choices})")
     return Engine(load_game(name, variant))
+
+
+def seconds(text: str) -> float:
+    """An argument that is a positive number of seconds (`--think`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"'{printable(text[:30])}' is not a positive number of seconds")
+    return value

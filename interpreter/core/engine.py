@@ -8,7 +8,7 @@ is put to a picker while the rules run straight through, without pausing (see `r
 from __future__ import annotations
 
 import traceback
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from ruledsl.program import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
@@ -46,6 +46,8 @@ class Engine:
         self.blocks = {name: p.blocks for name, p in game.program.phases.items() if p.resumable}
         # None in play: scenario tests set it to fix dice and shuffles (see ChanceHook).
         self.chance: ChanceHook | None = None
+        # None in play: balance figures set it to see each pay/gain as it happens (see analysis/economy.py).
+        self.ledger_hook: Callable[[dict[str, Any], str, int, int, bool], None] | None = None
         self.runtime = Runtime(self)
 
     # ------------------------------------------------------------ public API

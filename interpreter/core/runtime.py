@@ -264,6 +264,8 @@ class Runtime:
         else:
             column[seat] += amount
             ledger[1][seat] += amount
+        if self.engine.ledger_hook is not None:
+            self.engine.ledger_hook(self.state, field, seat, amount, is_payment)
 
     def roll(self, faces: list[Any]) -> Any:
         """One element of the list, uniformly, from the game's seeded generator."""
