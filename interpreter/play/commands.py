@@ -52,6 +52,8 @@ COMMANDS: list[Command] = [
             lambda s, seat, m, arg: s.cmd_rules(seat)),
     Command(("score",), "score", "every seat's score and how it was made so far",
             lambda s, seat, m, arg: s.cmd_score(seat)),
+    Command(("hint",), "hint", "what the strongest bot would choose here, from what you can see",
+            lambda s, seat, m, arg: s.cmd_hint(seat, m)),
     Command(("undo",), "undo", "take back your last choice, when you have learnt nothing since and the "
             "other seats are bots", lambda s, seat, m, arg: s.cmd_undo(seat)),
     Command(("quit", "exit", "q"), "quit", "save and stop (Ctrl-D and Ctrl-C do the same); resume later "

@@ -26,7 +26,8 @@ from ruledsl.types import Type, TypeSyntaxError, parse_type
 
 from . import board as B
 from .palette import CHANGED, DIM, HEADING, NOTE, seat_colour, seat_tags
-from ..core.engine import Engine, Runtime
+from ..core.engine import Engine
+from ..core.runtime import Runtime
 from ..core.game import FieldSpec
 from ..core.view import HIDDEN, masked_from_view, reveals_nothing
 

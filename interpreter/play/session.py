@@ -24,12 +24,13 @@ from rich.text import Text
 from ruledsl.printable import printable
 
 from . import commands, explain as X, phases, undo as U
+from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu, is_number
 from .palette import DIM, HEADING, NOTE, seat_colour
 from .screen import Screens
 from .terminal import Output, clear_screen
-from ..agents import AGENTS, bot_seed
+from ..agents import Agent, MCTSAgent, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
 from ..core.engine import Engine
 from ..core.game import Game
@@ -39,6 +40,7 @@ from ..core.state import copy_state
 from ..core.view import view
 
 HELP = commands.help_text()
+
 QUIT = ("quit", "exit", "q")
 MAX_ECHO = 40
 MAX_LOG_LINES = 10_000
@@ -90,10 +92,9 @@ class Session:
         self.out = Output(write, console, width)
         self.clear = clear
         self.cap = cap
-        unknown = [s.kind for s in seats if s.kind != "human" and s.kind not in AGENTS]
-        if unknown:
-            raise ValueError(f"unknown seat kind '{printable(unknown[0])}': use human or one of {', '.join(AGENTS)}")
-        self.bots = {i: AGENTS[s.kind](bot_seed(journal.seed, i)) for i, s in enumerate(seats) if s.kind != "human"}
+        # make_agent refuses a name that is not a bot (UnknownBot, a ValueError, says which).
+        self.bots: dict[int, Agent] = {i: make_agent(s.kind, bot_seed(journal.seed, i))
+                                       for i, s in enumerate(seats) if s.kind != "human"}
         self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         self.hot_seat = len(self.humans) > 1 and has_secrets(engine.game)
         # The human who has the keyboard: nobody yet at a hot seat, else the only human.
@@ -258,16 +259,7 @@ class Session:
 
     def question(self, seat: int, decision: Decision, menu: Menu) -> None:
         """The question and its options, laid out for the screen's width."""
-        head = Text("\n")
-        head.append(printable(self.seats[seat].name), style=seat_colour(seat))
-        head.append(": " + printable(decision.prompt(seat)), style=HEADING)
-        if decision.secret:
-            head.append("  (secret)")
-        lines = [head]
-        if menu.mode == "names":
-            lines.append(Text("(type an option as it is shown)"))
-        lines += [Text(printable(line)) for line in menu.lines(self.out.width)]
-        self.show_lines(lines)
+        self.show_lines(question_lines(decision, seat, self.seats[seat].name, self.out.width))
 
     def show(self, seat: int, log_lines: int = NEW_LINES_SHOWN, everything: bool = False) -> None:
         """The seat's screen: the log lines it has not seen, then the board, fields, seats and notes,
@@ -289,6 +281,22 @@ class Session:
     def cmd_board(self, seat: int, argument: str) -> bool:
         """`board` / `board all`."""
         self.show(seat, log_lines=0, everything=argument.strip().lower() == "all")
+        return False
+
+    def cmd_hint(self, seat: int, menu: Menu, shown: int = 3) -> bool:
+        """What the strongest bot would choose for this seat, searched from the seat's own view.
+
+        The advice is seeded like a bot's decision (from the game's seed, the seat and the decision
+        count), so asking twice gives the same answer; it is never saved in the journal.
+        """
+        advisor = MCTSAgent(bot_seed(self.journal.seed, seat) ^ 0x5EED)
+        found = advisor.search(self.engine, self.state, seat)
+        lines = [f"  hint: the mcts bot ({advisor.budget} playouts from what you can see) would choose:"]
+        for o in found[:shown]:
+            option = f"{menu.keys[o.index]}. {printable(menu.options[o.index].label)}" if menu.mode != "names" \
+                else menu.keys[o.index]
+            lines.append(f"    {option:<28} about {o.win_chance:.0%} to win ({o.visits} playouts)")
+        self.say("\n".join(lines))
         return False
 
     def cmd_log(self, seat: int, count: str) -> bool:
@@ -388,18 +396,7 @@ class Session:
         seen = min(self.shown_log.values(), default=0)
         self.say("\n".join("  " + line for line in v["log"][max(seen, len(v["log"]) - 20):]))
         self.show_lines(self.screens.main(v, None, None, self.out.width))
-        result = self.engine.result(self.state)
-        lines = [Text("\nGame over.", style=HEADING)]
-        for fname, values in result.scores.items():
-            lines.append(Text(f"  {fname}: " + ", ".join(f"{printable(self.seats[i].name)} {x}"
-                                                         for i, x in enumerate(values))))
-        lines.append(Text("Final scores, as the rules counted them:", style=HEADING))
-        for i in range(len(self.seats)):
-            lines += X.breakdown(self.engine, self.state, self.marks, i, self.screens)
-        winners = Text("  Winner(s): ", style=NOTE)
-        winners.append(", ".join(printable(self.seats[i].name) for i in result.winners), style=NOTE)
-        lines.append(winners)
-        self.show_lines(lines)
+        self.show_lines(end_lines(self.engine, self.state, self.screens, self.marks))
         self.say(f"Seed: {self.journal.seed}.  Journal: {self.save_path}  "
                  f"(replay it with: cityrules replay {self.save_path})")
 
