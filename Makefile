@@ -41,10 +41,12 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
 
-# Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules
-# changed on purpose: `make goldens` for every game, or `.venv/bin/python tests/golden_journals.py city`.
+# Rewrite the stored golden journals and event logs (tests/data/golden/), then the screens made from
+# them (tests/data/screens/), only when a game's rules or screens changed on purpose: `make goldens`
+# for every game, or `.venv/bin/python tests/golden_journals.py city` (golden_screens.py likewise).
 goldens: $(STAMP)
 	$(BIN)/python tests/golden_journals.py
+	$(BIN)/python tests/golden_screens.py
 
 # 10,000 mutants of the shipped games, validated and played: counts tracebacks, hangs, crashes (minutes).
 fuzz: $(STAMP)

@@ -113,7 +113,8 @@ def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
     print(printable(f"{g.title}{told}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds))))
     if g.reconstructed_board:
         print("(The board layout is a reconstruction: see the game's board.yaml.)")
-    print(printable(f"Type 'help' at any prompt. The game is saved after every choice, in {path}."))
+    print("Type 'help' at any prompt. The game is saved after every choice, in:")
+    print(printable(f"  {path}"))
     return engine, journal, kinds, path
 
 

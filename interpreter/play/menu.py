@@ -138,9 +138,10 @@ def _wrap(entry: str, width: int, indent: int = 8) -> list[str]:
         return [entry]
     out = []
     while cell_len(entry) > width:
-        cut = entry.rfind(" ", indent + 1, width)
+        fit = next((k for k in range(len(entry)) if cell_len(entry[:k + 1]) > width), len(entry))
+        cut = entry.rfind(" ", indent + 1, fit)
         if cut <= indent:
-            cut = width
+            cut = max(fit, 1)
         out.append(entry[:cut].rstrip())
         entry = " " * indent + entry[cut:].lstrip()
     return out + [entry]

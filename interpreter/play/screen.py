@@ -97,10 +97,26 @@ class Screens:
             return self.engine.program.formulas[name][0](self.runtime, *args)
         except Exception as err:  # a screen formula failing must never stop a game
             if self.strict:
-                raise ScreenError(f"the formula '{name}'", err) from err
+                raise ScreenError(f"the {self.role(name)} '{name}'", err) from err
             if name not in self.problems:
                 self.problems.append(name)
             return None
+
+    def role(self, name: str) -> str:
+        """What a formula does on screens, as game.yaml says (for messages): 'display label formula'."""
+        game = self.game
+        roles = [f"display {key} formula" for key, n in game.display.items() if n == name]
+        roles += [f"screen {key} formula" for key, n in (("colour", game.screen.colour),
+                                                         ("breakdown", game.screen.breakdown)) if n == name]
+        roles += ["screen note formula"] if name in game.screen.notes else []
+        roles += [f"text formula of {kind}" for kind, n in game.screen.item_text.items() if n == name]
+        roles += ["text formula of the field " + f.name for f in self._fields() if f.text == name]
+        return roles[0] if roles else "formula"
+
+    def _fields(self) -> list[FieldSpec]:
+        game = self.game
+        return [*game.seat_fields, *game.global_fields, *game.node_fields,
+                *(f for fields in game.component_fields.values() for f in fields)]
 
     def item_text(self, masked: dict[str, Any], kind: str, item: int) -> str:
         """How one item is written: the kind's `text` formula, else its name, else its id."""
@@ -203,7 +219,7 @@ class Screens:
             now = [B.Badge(b.top, b.bottom, b.style, (b.top, b.bottom) != (a.top, a.bottom))
                    for a, b in zip(then, now)]
         lines = B.draw(self.game.node_cells, now, width)
-        lines += _wrapped(self.legend(v, before is not None and any(b.changed for b in now)), width, 4)
+        lines += wrapped(self.legend(v, before is not None and any(b.changed for b in now)), width, 4)
         return lines
 
     def legend(self, v: dict[str, Any], changes: bool) -> Text:
@@ -244,14 +260,14 @@ class Screens:
                 text = self.formula(masked, f.text)
                 if text is None or str(text) == "":
                     continue
-                blocks += _wrapped(_entry(f"  {title}: ", printable(str(text)), changed), width)
+                blocks += wrapped(_entry(f"  {title}: ", printable(str(text)), changed), width)
             elif isinstance(value, list) and (f.show == "count" or (value and reveals_nothing(value))
                                               or (len(value) > MAX_LISTED and not everything)):
                 short.append(_entry(f"{title}: ", count_text(value, f.show != "count"), changed))
             elif isinstance(value, list):
                 blocks += self._list_block(f, value, masked, names, f"  {title}: ", changed, width)
             elif isinstance(value, dict):
-                blocks += _wrapped(_entry(f"  {title}: ", printable(self.value_text(f.type_text, value, names)),
+                blocks += wrapped(_entry(f"  {title}: ", printable(self.value_text(f.type_text, value, names)),
                                           changed), width)
             else:
                 short.append(_entry(f"{title}: ", printable(self.value_text(f.type_text, value, names)), changed))
@@ -267,9 +283,9 @@ class Screens:
         if kind in self.game.screen.item_text:
             out = [_entry(lead.rstrip(), "", changed)]
             for item in value:
-                out += _wrapped(Text("      " + printable(self.item_text(masked, kind, item))), width, 10)
+                out += wrapped(Text("      " + printable(self.item_text(masked, kind, item))), width, 10)
             return out
-        return _wrapped(_entry(lead, printable(self.value_text(f.type_text, value, names)), changed), width)
+        return wrapped(_entry(lead, printable(self.value_text(f.type_text, value, names)), changed), width)
 
     # ------------------------------------------------------------------ the seats
     def seats(self, v: dict[str, Any], masked: dict[str, Any], seat: int | None, before: dict[str, Any] | None,
@@ -333,7 +349,7 @@ class Screens:
                 line.append(cells[0], style=seat_colour(i))
                 for f, cell in zip(columns, cells[1:]):
                     line.append(f"  {title_of(f)} {cell}")
-                out += _wrapped(line, width)
+                out += wrapped(line, width)
         for i, name in enumerate(names):
             entries: list[Text] = []
             for f in wide:
@@ -355,7 +371,7 @@ class Screens:
                 for k, entry in enumerate(entries):
                     line = (lead.copy() if k == 0 else Text(" " * cell_len(lead.plain)))
                     line.append_text(entry)
-                    out += _wrapped(line, width, cell_len(lead.plain) + 2)
+                    out += wrapped(line, width, cell_len(lead.plain) + 2)
         for f in own:
             value = v["seats"][f.name][seat] if seat is not None else HIDDEN
             if not isinstance(value, list) or reveals_nothing(value) and value:
@@ -374,7 +390,7 @@ class Screens:
             inner = t.elem.elem.kind
             for k, group in enumerate(value, 1):
                 items = ", ".join(printable(self._item_name(inner, x, names)) for x in group)
-                out += _wrapped(Text(f"    {k}. {items}"), width, 7)
+                out += wrapped(Text(f"    {k}. {items}"), width, 7)
             return out
         return self._list_block(f, value, masked, names, lead + " ", changed, width) if value else \
             [_entry(lead, " (none)", changed)]
@@ -394,7 +410,7 @@ class Screens:
                 continue
             text = self.formula(masked, name, *([seat] if params else []))
             if text:
-                out += _wrapped(Text("  ! " + printable(str(text)), style=NOTE), width, 4)
+                out += wrapped(Text("  ! " + printable(str(text)), style=NOTE), width, 4)
         return out
 
 
@@ -459,7 +475,7 @@ def _flow(parts: list[Text], width: int, lead: str) -> list[Text]:
     return lines
 
 
-def _wrapped(line: Text, width: int, indent: int = 6) -> list[Text]:
+def wrapped(line: Text, width: int, indent: int = 6) -> list[Text]:
     """A long line cut at spaces to fit `width`, the next lines indented."""
     if cell_len(line.plain) <= width or width < indent + 10:
         return [line]
@@ -467,15 +483,26 @@ def _wrapped(line: Text, width: int, indent: int = 6) -> list[Text]:
     rest = line
     while cell_len(rest.plain) > width:
         plain = rest.plain
-        cut = plain.rfind(" ", indent + 1, width)
+        fit = _chars_within(plain, width)
+        cut = plain.rfind(" ", indent + 1, fit)
         if cut <= indent:
-            cut = width
+            cut = fit
         head, tail = rest.divide([cut])
         head.rstrip()
         out.append(head)
         rest = Text(" " * indent) + _lstrip(tail)
     out.append(rest)
     return out
+
+
+def _chars_within(plain: str, width: int) -> int:
+    """How many of the first characters fit in `width` terminal cells (wide characters take two); one at least."""
+    cells = 0
+    for k, char in enumerate(plain):
+        cells += cell_len(char)
+        if cells > width:
+            return max(k, 1)
+    return len(plain)
 
 
 def _lstrip(text: Text) -> Text:

@@ -28,7 +28,7 @@ from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu, is_number
 from .palette import DIM, HEADING, NOTE, seat_colour
-from .screen import Screens
+from .screen import Screens, wrapped
 from .terminal import Output, clear_screen
 from ..agents import Agent, MCTSAgent, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
@@ -113,12 +113,16 @@ class Session:
 
     # ------------------------------------------------------------------ output
     def say(self, text: str) -> None:
-        """Print text that may hold rule-file, journal or typed content: control characters escaped."""
-        self.out.line(printable(text, newlines=True))
+        """Print text that may hold rule-file, journal or typed content: control characters escaped,
+        long lines cut at spaces to fit the terminal."""
+        self.show_lines([Text(line) for line in printable(text, newlines=True).split("\n")])
 
     def show_lines(self, lines: list[Text]) -> None:
-        """Print lines built by the screens (their texts are escaped where they are made)."""
-        self.out.lines(lines)
+        """Print lines built by the screens (their texts are escaped where they are made); a line
+        too long for the terminal is cut at spaces, the rest indented under it."""
+        width = self.out.width
+        self.out.lines([part for line in lines
+                        for part in wrapped(line, width, len(line.plain) - len(line.plain.lstrip()) + 4)])
 
     def ask_line(self, prompt: str) -> str:
         """One typed line; end of input or Ctrl-C stops the session (saved)."""
@@ -283,7 +287,12 @@ class Session:
         self.show(seat, log_lines=0, everything=argument.strip().lower() == "all")
         return False
 
-    def cmd_hint(self, seat: int, menu: Menu, shown: int = 3) -> bool:
+    def cmd_hint(self, seat: int, menu: Menu) -> bool:
+        """`hint`."""
+        self.say(self.hint(seat, menu))
+        return False
+
+    def hint(self, seat: int, menu: Menu, shown: int = 3) -> str:
         """What the strongest bot would choose for this seat, searched from the seat's own view.
 
         The advice is seeded like a bot's decision (from the game's seed, the seat and the decision
@@ -296,8 +305,7 @@ class Session:
             option = f"{menu.keys[o.index]}. {printable(menu.options[o.index].label)}" if menu.mode != "names" \
                 else menu.keys[o.index]
             lines.append(f"    {option:<28} about {o.win_chance:.0%} to win ({o.visits} playouts)")
-        self.say("\n".join(lines))
-        return False
+        return "\n".join(lines)
 
     def cmd_log(self, seat: int, count: str) -> bool:
         """`log N`: the last N lines this seat may read."""

@@ -135,7 +135,7 @@ class _Screens:
         except (RuleError, KeyboardInterrupt):
             raise
         except ScreenError as err:  # one of the game's screen formulas: say which, and where it fails
-            raise _ScreenFailed(f"{what}: {err.what}", self.rule_span(err.error) or span, err.error) from err
+            raise _ScreenFailed(err.what, self.rule_span(err.error) or span, err.error) from err
         except Exception as err:
             raise _ScreenFailed(what, self.rule_span(err) or span, err) from err
 
