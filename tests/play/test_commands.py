@@ -13,7 +13,7 @@ import pytest
 from interpreter.core.decision import Decision
 from interpreter.core.journal import Journal, replay
 from interpreter.play.commands import COMMANDS
-from play_helpers import Table
+from play_helpers import ROOT, Table
 
 
 def _decision(table: Table) -> Decision:
@@ -217,3 +217,37 @@ def test_the_end_breaks_each_score_down_as_the_rules_counted_it(tmp_path: Path) 
     assert re.search(r"buildings \d+ · cargo \d+ · coins \d+ · fame \d+", text)
     downtown = _play(tmp_path, "downtown", ["human", "bot", "bot"], 5, lambda t, seat, d: None)
     assert re.search(r"money: 30 at the start, \+\d+ gained, -\d+ paid = \d+", _text(downtown))
+
+
+def test_docs_play_lists_every_command_and_only_them() -> None:
+    text = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    table = text.split("<!-- commands:", 1)[1].split("\n\n", 1)[0]
+    documented = re.findall(r"^\| `([^`]+)` \|", table, re.M)
+    assert documented == [c.usage for c in COMMANDS]
+
+
+@pytest.mark.parametrize("game", ["downtown", "london", "city", "examples/harbour"])
+def test_undo_at_every_prompt_is_taken_back_or_refused_and_the_journal_always_replays(tmp_path: Path, game: str) -> None:
+    """Undo typed at every other prompt of a game: each time it is either taken back (the question
+    before comes again) or refused with its reason, and the saved journal is always the table's game."""
+    said: list[str] = []
+    typed_at = [0]
+
+    def script(table: Table, seat: int, decision: Decision) -> str | None:
+        if len(said) > 60:
+            raise EOFError
+        if said and said[-1] == "undo":
+            since = "\n".join(table.out[typed_at[0]:])
+            said.append("taken" if "Taken back" in since else "refused" if "Undo refused" in since
+                        else "nothing" if "Nothing to take back" in since else "?")
+            return None
+        said.append("undo" if len(said) % 4 == 0 else "answer")
+        typed_at[0] = len(table.out)
+        return "undo" if said[-1] == "undo" else None
+
+    table = _play(tmp_path, game, ["human", "random", "random"] if game != "london" else ["human", "random"], 4,
+                  script)
+    outcomes = [s for s in said if s in ("taken", "refused", "nothing", "?")]
+    assert outcomes[0] == "nothing" and "?" not in outcomes and len(outcomes) > 5, said
+    saved = Journal.load(table.path)
+    assert replay(table.engine, saved)["seat"] == table.session.state["seat"]
