@@ -4,6 +4,7 @@ what they have learnt since."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Callable
@@ -251,3 +252,27 @@ def test_undo_at_every_prompt_is_taken_back_or_refused_and_the_journal_always_re
     assert outcomes[0] == "nothing" and "?" not in outcomes and len(outcomes) > 5, said
     saved = Journal.load(table.path)
     assert replay(table.engine, saved)["seat"] == table.session.state["seat"]
+
+
+@pytest.mark.parametrize("game", ["downtown", "london", "city", "examples/harbour"])
+def test_random_garbage_and_garbage_arguments_never_crash_and_never_reach_the_terminal_raw(
+        tmp_path: Path, game: str) -> None:
+    rng = random.Random(game)
+    alphabet = "abcXYZ019 -_.:;'\"\\/\x00\x07\x08\t\r\x1b[]()é²١\u202e\u2028\ud800\x9b"
+    typed = []
+    for k in range(40):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.choice([1, 5, 30, 3000])))
+        typed.append(text if k % 3 else rng.choice(["info ", "log ", "board ", "explain ", "undo ", "rules "]) + text)
+    asked: list[str] = []
+
+    def script(table: Table, seat: int, decision: Decision) -> str | None:
+        asked.append(table.prompts[-1])
+        if typed:
+            return typed.pop(0)
+        raise EOFError
+
+    table = _play(tmp_path, game, ["human", "random", "random"], 2, script)
+    assert len(set(asked)) == 1 and len(asked) == 41  # nothing typed was taken for an answer
+    raw = [line for line in table.out if any(c in line for c in "\x1b\x07\x08\r\x00\x9b\u202e\u2028")]
+    assert not raw, repr(raw[0][:200])
+    assert all(len(line) < 2000 for line in "\n".join(table.out).split("\n"))
