@@ -88,6 +88,8 @@ def draw(node_cells: tuple[tuple[tuple[int, int], ...], ...], badges: list[Badge
 
 def _narrow(text: str) -> str:
     """Wide or zero-width characters become '?': each canvas position holds exactly one cell."""
+    if text.isascii() and text.isprintable():
+        return text
     return "".join(ch if cell_len(ch) == 1 else "?" for ch in text)
 
 

@@ -62,12 +62,14 @@ def end_lines(engine: Engine, state: dict[str, Any], screens: Screens,
 
 def seat_screen(engine: Engine, state: dict[str, Any], seat: int | None, width: int = 80,
                 before: dict[str, Any] | None = None, screens: Screens | None = None,
-                everything: bool = False) -> list[Text]:
+                everything: bool = False, seen: dict[str, Any] | None = None) -> list[Text]:
     """Everything `seat` sees now (None: a spectator, who sees only what is public): the main screen
     (with what changed since `before`, the seat's view at its last turn, marked), then its question
-    when it has one open, or the end of the game once it is over."""
+    when it has one open, or the end of the game once it is over. `seen`: the seat's view of
+    `state`, when the caller has it already (it is kept to be the next screen's `before`)."""
     screens = screens or Screens(engine)
-    lines = screens.main(view(engine, state, seat), seat, before, width, everything)
+    v = seen if seen is not None else view(engine, state, seat)
+    lines = screens.main(v, seat, before, width, everything)
     if state["result"] is not None:
         return lines + end_lines(engine, state, screens)
     decision = engine.pending(state)

@@ -127,6 +127,16 @@ class Menu:
         return starts[0] if len(starts) == 1 else None
 
 
+def chars_within(text: str, width: int) -> int:
+    """How many of the first characters fit in `width` terminal cells (wide characters take two)."""
+    cells = 0
+    for k, char in enumerate(text):
+        cells += cell_len(char)
+        if cells > width:
+            return k
+    return len(text)
+
+
 def _pad(text: str, width: int) -> str:
     """`text` followed by spaces up to `width` terminal cells."""
     return text + " " * max(0, width - cell_len(text))
@@ -138,7 +148,7 @@ def _wrap(entry: str, width: int, indent: int = 8) -> list[str]:
         return [entry]
     out = []
     while cell_len(entry) > width:
-        fit = next((k for k in range(len(entry)) if cell_len(entry[:k + 1]) > width), len(entry))
+        fit = chars_within(entry, width)
         cut = entry.rfind(" ", indent + 1, fit)
         if cut <= indent:
             cut = max(fit, 1)

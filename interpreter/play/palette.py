@@ -7,6 +7,8 @@ board says which tag is whom.
 
 from __future__ import annotations
 
+import functools
+
 from rich.cells import cell_len, set_cell_size
 
 # Distinct on dark and light backgrounds, in the order seats take them (12 seats at most).
@@ -26,19 +28,24 @@ def seat_colour(seat: int) -> str:
 def seat_tags(names: list[str]) -> list[str]:
     """One character per seat, all different: the first letter of the name that no earlier seat
     took (upper case), else a letter of the name, else the seat's number or a free letter."""
+    return list(_tags(tuple(names)))
+
+
+@functools.lru_cache(maxsize=64)
+def _tags(names: tuple[str, ...]) -> tuple[str, ...]:
     tags: list[str] = []
     for k, name in enumerate(names):
         letters = [ch.upper() for ch in name if ch.isalnum()]
         candidates = letters + [str(k + 1)] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
         tags.append(next(c for c in candidates if c not in tags and len(c) == 1 and cell_len(c) == 1))
-    return tags
+    return tuple(tags)
 
 
 def fit(text: str, width: int) -> str:
     """`text` cut to `width` terminal cells (a wide character counts two); never longer."""
     if width <= 0:
         return ""
-    if cell_len(text) <= width:
+    if len(text) <= width and text.isascii() or cell_len(text) <= width:
         return text
     return set_cell_size(text, width)
 

@@ -25,11 +25,15 @@ from ruledsl.runtime_support import make_formatter
 from ruledsl.types import Type, TypeSyntaxError, parse_type
 
 from . import board as B
+from .menu import chars_within
 from .palette import CHANGED, DIM, HEADING, NOTE, seat_colour, seat_tags
 from ..core.engine import Engine
 from ..core.runtime import Runtime
 from ..core.game import FieldSpec
 from ..core.view import HIDDEN, masked_from_view, reveals_nothing
+
+KEPT_BADGES = 16
+"""How many views' board badges a builder keeps (each seat's last view is the next screen's `before`)."""
 
 MAX_LISTED = 12
 """A list longer than this shows on the main screen as its length (`board all` lists it whole)."""
@@ -65,6 +69,7 @@ class Screens:
             if "name" in component.attrs:
                 self.names_of[kind] = tuple(str(n) for n in component.attr_values["name"])
         self.problems: list[str] = []
+        self._badges: dict[int, tuple[dict[str, Any], list[B.Badge]]] = {}
 
     # ------------------------------------------------------------------ values and formulas
     @functools.lru_cache(maxsize=None)
@@ -154,7 +159,18 @@ class Screens:
 
     # ------------------------------------------------------------------ the board
     def badges(self, v: dict[str, Any], masked: dict[str, Any]) -> list[B.Badge]:
-        """Each node's two lines and colour; seats appear as their one-character tags."""
+        """Each node's two lines and colour; seats appear as their one-character tags. The badges
+        of the last few views are kept: a view is drawn again as the `before` of the next screen."""
+        kept = self._badges.get(id(v))
+        if kept is not None and kept[0] is v:
+            return kept[1]
+        found = self._make_badges(v, masked)
+        if len(self._badges) >= KEPT_BADGES:
+            del self._badges[next(iter(self._badges))]
+        self._badges[id(v)] = (v, found)
+        return found
+
+    def _make_badges(self, v: dict[str, Any], masked: dict[str, Any]) -> list[B.Badge]:
         game = self.game
         if not game.node_ids:
             return []
@@ -215,7 +231,9 @@ class Screens:
             return []
         now = self.badges(v, masked)
         if before is not None:
-            then = self.badges(before, masked_from_view(self.engine, before))
+            kept = self._badges.get(id(before))
+            then = kept[1] if kept is not None and kept[0] is before else \
+                self.badges(before, masked_from_view(self.engine, before))
             now = [B.Badge(b.top, b.bottom, b.style, (b.top, b.bottom) != (a.top, a.bottom))
                    for a, b in zip(then, now)]
         lines = B.draw(self.game.node_cells, now, width)
@@ -483,7 +501,7 @@ def wrapped(line: Text, width: int, indent: int = 6) -> list[Text]:
     rest = line
     while cell_len(rest.plain) > width:
         plain = rest.plain
-        fit = _chars_within(plain, width)
+        fit = max(chars_within(plain, width), 1)
         cut = plain.rfind(" ", indent + 1, fit)
         if cut <= indent:
             cut = fit
@@ -493,16 +511,6 @@ def wrapped(line: Text, width: int, indent: int = 6) -> list[Text]:
         rest = Text(" " * indent) + _lstrip(tail)
     out.append(rest)
     return out
-
-
-def _chars_within(plain: str, width: int) -> int:
-    """How many of the first characters fit in `width` terminal cells (wide characters take two); one at least."""
-    cells = 0
-    for k, char in enumerate(plain):
-        cells += cell_len(char)
-        if cells > width:
-            return max(k, 1)
-    return len(plain)
 
 
 def _lstrip(text: Text) -> Text:

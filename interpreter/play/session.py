@@ -112,10 +112,13 @@ class Session:
         self.unsaved = 0  # choices in the journal not yet written to its file
 
     # ------------------------------------------------------------------ output
-    def say(self, text: str) -> None:
+    def say(self, text: str, wrap: bool = True) -> None:
         """Print text that may hold rule-file, journal or typed content: control characters escaped,
-        long lines cut at spaces to fit the terminal."""
-        self.show_lines([Text(line) for line in printable(text, newlines=True).split("\n")])
+        long lines cut at spaces to fit the terminal (not with `wrap=False`: a command to copy)."""
+        if wrap:
+            self.show_lines([Text(line) for line in printable(text, newlines=True).split("\n")])
+        else:
+            self.out.line(printable(text, newlines=True))
 
     def show_lines(self, lines: list[Text]) -> None:
         """Print lines built by the screens (their texts are escaped where they are made); a line
@@ -171,7 +174,9 @@ class Session:
             if self.held:
                 note = ("\n(The answers already given to the secret choice in progress are not saved, so that "
                         "the file reveals none of them: they are asked again.)")
-            self.say(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}{note}")
+            self.say(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}", wrap=False)
+            if note:
+                self.say(note)
             return self.state
         self.save()
         self.show_end()
@@ -406,13 +411,13 @@ class Session:
         self.show_lines(self.screens.main(v, None, None, self.out.width))
         self.show_lines(end_lines(self.engine, self.state, self.screens, self.marks))
         self.say(f"Seed: {self.journal.seed}.  Journal: {self.save_path}  "
-                 f"(replay it with: cityrules replay {self.save_path})")
+                 f"(replay it with: cityrules replay {self.save_path})", wrap=False)
 
     def stop_unfinished(self) -> None:
         """The decision cap is reached: save and say so; a game that never ends must not hang."""
         self.save()
-        self.say(f"\nThe game did not end within {self.cap} decisions: stopped, unfinished, and saved.\n"
-                 f"Resume with:  cityrules play --resume {self.save_path} --cap {self.cap * 2}")
+        self.say(f"\nThe game did not end within {self.cap} decisions: stopped, unfinished, and saved.")
+        self.say(f"Resume with:  cityrules play --resume {self.save_path} --cap {self.cap * 2}", wrap=False)
 
     def save(self) -> None:
         """Write the journal; a session killed at any moment resumes from it."""

@@ -10,7 +10,8 @@ Screens are what the terminal session shows, made by the same functions (play/fr
 decision, the deciding seat's screen (board, fields, seats, notes, changes since its last screen)
 and its question with the options' labels and details; at the end, the final screen, the result
 and each seat's score part by part. They are built for the first `SCREEN_DECISIONS`
-decisions of a game; prompts and labels are built for every decision.
+decisions of a game (all of the first SCREEN_ALL, then every SCREEN_EVERY-th); prompts and labels
+are built for every decision.
 """
 
 from __future__ import annotations
@@ -34,7 +35,12 @@ from ..core.state import default_names
 from ..core.view import view
 
 SCREEN_DECISIONS = 2_000
-"""Decisions of a game for which the full screen is drawn (prompts and labels are built for all)."""
+"""Decisions of a game for which full screens are drawn (prompts and labels are built for all)."""
+SCREEN_ALL = 40
+SCREEN_EVERY = 8
+"""The full screen is drawn at each of a game's first SCREEN_ALL decisions, then at every
+SCREEN_EVERY-th (and at the end): a screen costs ten times a decision, and validate's trial games
+have a second of CPU time."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, deadline: float 
                 return finding("no-end", f"the game did not end in the time allowed ({made:,} decisions played)",
                                None, made, "warning")
             seat = engine.first_open_seat(state)
-            shows.decision(state, seat, full=made < screens)
+            shows.decision(state, seat, full=made < screens and (made < SCREEN_ALL or made % SCREEN_EVERY == 0))
             k = bots[seat].pick(engine, state, seat)
             engine.apply_index(state, seat, k)
         shows.end(state)
@@ -121,8 +127,10 @@ class _Screens:
         """What the session shows a seat (frame.seat_screen: the board, fields, seats, notes, its
         question; at the end, the scores part by part), built with the game's formulas checked."""
         before = self.seen.get(seat)
-        self.shown("the seat's screen", None, lambda: seat_screen(self.engine, state, seat, 80, before, self.screens))
-        self.seen[seat] = view(self.engine, state, seat)
+        v = self.shown("the seat's view", None, lambda: view(self.engine, state, seat))
+        self.shown("the seat's screen", None,
+                   lambda: seat_screen(self.engine, state, seat, 80, before, self.screens, seen=v))
+        self.seen[seat] = v
 
     def end(self, state: dict[str, Any]) -> None:
         """The last screen: everything public, the result and each seat's score part by part."""
