@@ -174,3 +174,14 @@ def test_first_seat_interval_never_leaves_the_possible_range() -> None:
     data = play(spec_of("downtown", 2))
     lo, hi = data["first_seat_advantage"]["ci"]
     assert -1.0 <= lo <= data["first_seat_advantage"]["value"] <= hi <= 1.0
+
+
+@pytest.mark.parametrize("game,seats", [("downtown", 4), ("london", 3), ("city", 3)])
+def test_random_bots_on_the_fast_path_give_the_figures_of_step_by_step_play(game: str, seats: int) -> None:
+    # A restriction that forbids nothing sends the batch step by step; without one, random bots
+    # answer inside the rules' own choose. Every figure must be the same.
+    fast = play(spec_of(game, 6, seats))
+    slow = play(spec_of(game, 6, seats, restrictions=(Restriction(0, "no-such-option:*"),)))
+    for key in ("wins", "score", "margin", "decisions", "rounds", "options_per_decision", "lead_changes",
+                "options", "economy", "by_bot", "unfinished"):
+        assert fast[key] == slow[key], key
