@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import marshal
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ from ruledsl.compiler import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
 
 from .schema_check import check_schema
-from .yamlsource import PositionMap, load_yaml
+from .yamlsource import PositionMap, load_yaml, load_yaml_text
 
 MAX_RULES_BYTES = 1024 * 1024
 
@@ -31,24 +32,35 @@ class LoaderBase:
     kinds: set[str]
     min_seats: int
 
-    def __init__(self, folder: Path, variant: str | None = None):
+    def __init__(self, folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None):
         self.folder = folder
         self.variant = variant
+        # Texts that stand for files of the folder (an editor's unsaved buffers), by resolved path.
+        self.texts = {path.resolve(): text for path, text in (texts or {}).items()}
         self.ability_code: list[AbilityCode] = []
         self.diags = DiagnosticBag()
         self.sources: dict[str, str] = {}
         self._lines: dict[str, list[str]] = {}
 
+    def given_text(self, name: str) -> str | None:
+        """The text given for a file of the game in place of the disk's (see `texts`), or None."""
+        return self.texts.get((self.folder / name).resolve()) if self.texts else None
+
     def yaml(self, name: str, schema: str) -> tuple[Any, PositionMap | None, str]:
         shown = _display(self.folder, name)
         path = self.folder / name
-        if not path.is_file():
+        given = self.given_text(name)
+        if given is None and not path.is_file():
             return None, None, shown
-        try:
-            self.sources[shown] = path.read_text(encoding="utf-8", errors="replace")[:MAX_RULES_BYTES]
-        except OSError:
-            pass
-        data, positions, diags = load_yaml(path, shown)
+        if given is not None:
+            self.sources[shown] = given[:MAX_RULES_BYTES]
+            data, positions, diags = load_yaml_text(given, shown)
+        else:
+            try:
+                self.sources[shown] = path.read_text(encoding="utf-8", errors="replace")[:MAX_RULES_BYTES]
+            except OSError:
+                pass
+            data, positions, diags = load_yaml(path, shown)
         self.diags.extend(diags)
         if data is None and not diags:
             # An empty file (or only comments) holds none of the keys the schema requires.

@@ -18,13 +18,15 @@ class RulesFilesMixin(LoaderBase):
         for i, name in enumerate(names):
             shown = _display(self.folder, name)
             path = self.folder / name
-            if not path.is_file():
+            given = self.given_text(name)
+            if given is None and not path.is_file():
                 self.diags.error(pos.nearest(("rules", i)), "missing-file", f"rules file '{name}' not found")
                 continue
-            if path.stat().st_size > MAX_RULES_BYTES:
+            raw = given.encode("utf-8", "surrogatepass") if given is not None else None
+            if (len(raw) if raw is not None else path.stat().st_size) > MAX_RULES_BYTES:
                 self.diags.error(Span(shown, 1, 1), "file-too-large", f"'{name}' is over 1 MiB")
                 continue
-            raw = path.read_bytes()
+            raw = path.read_bytes() if raw is None else raw
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as err:

@@ -1,0 +1,40 @@
+"""check_game reads an editor's unsaved text in place of a file, and writes nothing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from interpreter.load.loader import check_game, games_root
+
+
+def _copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "downtown"
+    shutil.copytree(games_root() / "downtown", folder)
+    return folder
+
+
+def test_a_given_rules_text_is_checked_instead_of_the_file(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    round_file = folder / "round.rules"
+    on_disk = round_file.read_text()
+    edited = on_disk.replace("run planning", "run planing", 1)
+    assert edited != on_disk
+    game, diags, sources = check_game(folder, texts={round_file: edited})
+    assert game is None
+    unknown = [d for d in diags if d.code == "unknown-phase"]
+    assert unknown and "planing" in unknown[0].message and unknown[0].span.file.endswith("round.rules")
+    assert sources[unknown[0].span.file] == edited
+    assert round_file.read_text() == on_disk
+    assert check_game(folder)[0] is not None
+
+
+def test_a_given_yaml_text_is_checked_instead_of_the_file(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    game_file = folder / "game.yaml"
+    edited = game_file.read_text().replace("start: game", "start: gam")
+    _, diags, _ = check_game(folder, texts={game_file: edited})
+    assert any("gam" in d.message and d.span.file.endswith("game.yaml") for d in diags)
+    broken = "name: [unclosed\n"
+    _, diags, _ = check_game(folder, texts={game_file: broken})
+    assert [d.code for d in diags] == ["yaml-syntax"]
