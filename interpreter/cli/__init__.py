@@ -11,7 +11,7 @@ from ruledsl.diagnostics import RuleFileError
 
 from ..core.decision import IllegalChoice
 from ..core.errors import RuleError
-from . import games, new, play, replay, simulate, test, validate
+from . import games, lsp, new, play, replay, schema, simulate, test, validate
 from .common import EXIT_ERRORS, EXIT_USAGE
 
 
@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     p = argparse.ArgumentParser(prog="cityrules", description="Rules-as-data city-building board games.")
     sub = p.add_subparsers(dest="command", required=True)
-    for module in (validate, play, simulate, replay, games, test, new):
+    for module in (validate, play, simulate, replay, games, test, new, lsp, schema):
         module.add_parser(sub)
     return p
 

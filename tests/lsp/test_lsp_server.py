@@ -1,0 +1,191 @@
+"""An editor connected to `cityrules lsp` over stdio: diagnostics as you type, definitions, hovers, completion."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from interpreter.load.loader import check_game, games_root
+from lsp_helpers import Client, uri
+
+
+@pytest.fixture()
+def folder(tmp_path: Path) -> Path:
+    target = tmp_path / "downtown"
+    shutil.copytree(games_root() / "downtown", target)
+    return target
+
+
+@pytest.fixture()
+def editor(folder: Path) -> Iterator[Client]:
+    client = Client(folder.parent)
+    yield client
+    errors = client.close()
+    assert "Traceback" not in errors, errors
+
+
+def _find(path: Path, text: str) -> tuple[int, int]:
+    """0-based line and character of the first occurrence of a text in a file."""
+    for n, line in enumerate(path.read_text().splitlines()):
+        if text in line:
+            return n, line.index(text)
+    raise AssertionError(text)
+
+
+def test_a_mistyped_phase_shows_at_its_line_with_validates_message(folder: Path, editor: Client) -> None:
+    rules = folder / "round.rules"
+    u = editor.open(rules)
+    assert editor.wait_diagnostics(u, 0) == []
+    line, col = _find(rules, "run planning")
+    before = time.perf_counter()
+    editor.replace(rules, line, col + 4, col + 12, "planing")
+    shown = editor.wait_diagnostics(u, before)
+    # What validate says of the same text, written to disk.
+    text = rules.read_text().splitlines()
+    text[line] = text[line][:col + 4] + "planing" + text[line][col + 12:]
+    rules.write_text("\n".join(text) + "\n")
+    _, expected, _ = check_game(folder)
+    error = next(d for d in expected if d.severity == "error")
+    got = next(d for d in shown if d["severity"] == 1)
+    assert got["code"] == error.code == "unknown-phase"
+    assert got["message"] == f"{error.message} ({error.hint})" == "no phase called 'planing' (did you mean 'planning'?)"
+    assert got["range"]["start"] == {"line": error.span.line - 1, "character": error.span.column - 1} == {
+        "line": line, "character": col + 4}
+    assert got["range"]["end"] == {"line": line, "character": col + 4 + len("planing")}
+    assert len(shown) == len(expected)
+
+
+def test_diagnostics_follow_the_unsaved_text_and_clear_when_fixed(folder: Path, editor: Client) -> None:
+    rules = folder / "round.rules"
+    on_disk = rules.read_text()
+    u = editor.open(rules)
+    editor.wait_diagnostics(u, 0)
+    line, col = _find(rules, "run planning")
+    before = time.perf_counter()
+    editor.replace(rules, line, col + 4, col + 12, "planing")
+    assert editor.wait_diagnostics(u, before)
+    before = time.perf_counter()
+    editor.replace(rules, line, col + 4, col + 11, "planning")
+    assert editor.wait_diagnostics(u, before) == []
+    assert rules.read_text() == on_disk
+
+
+def test_a_change_in_game_yaml_reports_in_the_rules_file_it_breaks(folder: Path, editor: Client) -> None:
+    game_file = folder / "game.yaml"
+    u = editor.open(game_file)
+    editor.wait_diagnostics(u, 0)
+    line, col = _find(game_file, "lobby_weight")
+    before = time.perf_counter()
+    editor.replace(game_file, line, col, col + len("lobby_weight"), "lobby_weigth")
+    rules_uri = uri(folder / "round.rules")
+    found = editor.wait_diagnostics(rules_uri, before)
+    assert any("lobby_weight" in d["message"] and d["code"] == "unknown-name" for d in found)
+
+
+def test_a_scenario_file_gets_validates_diagnostics(folder: Path, editor: Client) -> None:
+    scenario = folder / "tests" / "payouts.yaml"
+    u = editor.open(scenario)
+    assert editor.wait_diagnostics(u, 0) == []
+    line, col = _find(scenario, "auto: target")
+    before = time.perf_counter()
+    editor.replace(scenario, line, col + 6, col + 12, "tagret")
+    found = editor.wait_diagnostics(u, before)
+    assert [d["code"] for d in found] == ["unknown-name"]
+    assert found[0]["message"].startswith("no decision 'tagret'") and "did you mean 'target'?" in found[0]["message"]
+    assert found[0]["range"]["start"] == {"line": line, "character": col + 6}
+
+
+def test_go_to_definition_of_phases_formulas_tables_fields_and_locals(folder: Path, editor: Client) -> None:
+    rules = folder / "round.rules"
+    u = editor.open(rules)
+    editor.wait_diagnostics(u, 0)
+
+    def target(line: int, character: int) -> tuple[str, int]:
+        found = editor.request("textDocument/definition", editor.position(u, line, character))
+        assert found, (line, character)
+        return found[0]["uri"].rsplit("/", 1)[1], found[0]["range"]["start"]["line"]
+
+    line, col = _find(rules, "run vote(lot)")
+    assert target(line, col + 5) == ("round.rules", _find(rules, "phase vote")[0])
+    assert target(line, col + 10) == ("round.rules", _find(rules, "for lot in")[0])  # the loop variable
+    line, col = _find(rules, "lobby_weight")
+    assert target(line, col + 3) == ("game.yaml", _find(folder / "game.yaml", "lobby_weight")[0])
+    line, col = _find(rules, "s.lobby")
+    assert target(line, col + 3) == ("game.yaml", _find(folder / "game.yaml", "lobby: {type")[0])
+    payout = folder / "payout.rules"
+    pu = editor.open(payout)
+    line, col = _find(payout, "let value = value_per_marker")
+    found = editor.request("textDocument/definition", editor.position(pu, line, col + 15))
+    assert found[0]["uri"] == pu and found[0]["range"]["start"]["line"] == _find(payout, "formula value_per_marker")[0]
+
+
+def test_hover_shows_type_and_description(folder: Path, editor: Client) -> None:
+    payout = folder / "payout.rules"
+    u = editor.open(payout)
+    editor.wait_diagnostics(u, 0)
+    line, col = _find(payout, "gain value * mine + extra to s.money")
+    text = editor.request("textDocument/hover", editor.position(u, line, col + 32))["contents"]["value"]
+    assert "seat field money: int" in text and "cash; changes only by pay and gain" in text
+    line, col = _find(payout, "let value = value_per_marker")
+    text = editor.request("textDocument/hover", editor.position(u, line, col + 15))["contents"]["value"]
+    assert "formula value_per_marker(lot: node) -> int" in text
+
+
+def test_completion_offers_the_names_in_scope(folder: Path, editor: Client) -> None:
+    payout = folder / "payout.rules"
+    u = editor.open(payout)
+    editor.wait_diagnostics(u, 0)
+    line, _ = _find(payout, "let extra = bonus_for")
+    items = editor.request("textDocument/completion", editor.position(u, line + 1, 4))["items"]
+    labels = [i["label"] for i in items]
+    for name in ("lot", "value", "owners", "extra", "prices", "mayor", "well_placed", "len", "seats"):
+        assert name in labels, name
+    assert labels.index("extra") < labels.index("prices")     # locals first
+    assert "mine" not in labels                               # made later, inside a loop
+    line, col = _find(payout, "s.markers += mine")
+    members = [i["label"] for i in editor.request(
+        "textDocument/completion", editor.position(u, line, col + 2))["items"]]
+    assert {"money", "markers", "lobby", "plaque", "shape"} <= set(members) and "prices" not in members
+
+
+BROKEN_TEXTS = [
+    "",
+    "phase game:\n    run\n",
+    "phase game(:\n",
+    "\x00\x01\x02 binary \ud800 noise",
+    "phase game:\n" + "    if true:\n" * 200,
+    "formula f() = " + "(" * 5000,
+    "phase game:\n\tlet x = 1\n",
+    "x" * 200_000,
+]
+
+
+def test_broken_files_never_stop_the_server(folder: Path, editor: Client) -> None:
+    rules = folder / "round.rules"
+    game_file = folder / "game.yaml"
+    scenario = folder / "tests" / "votes.yaml"
+    uris = {p: editor.open(p) for p in (rules, game_file, scenario)}
+    editor.wait_diagnostics(uris[rules], 0)
+    for path in (rules, game_file, scenario):
+        for text in BROKEN_TEXTS + ["key: [unclosed", "- &a [*a]", "state: {seat: 3}\nrules: 7\n"]:
+            editor.versions[uris[path]] += 1
+            before = time.perf_counter()
+            editor.notify("textDocument/didChange", {
+                "textDocument": {"uri": uris[path], "version": editor.versions[uris[path]]},
+                "contentChanges": [{"text": text}]})
+            found = editor.wait_diagnostics(uris[path], before)
+            assert all(d["code"] != "internal" for d in found), found
+            for ask in ("textDocument/hover", "textDocument/definition", "textDocument/completion"):
+                editor.request(ask, editor.position(uris[path], 1, 3))
+        editor.versions[uris[path]] += 1
+        editor.notify("textDocument/didChange", {
+            "textDocument": {"uri": uris[path], "version": editor.versions[uris[path]]},
+            "contentChanges": [{"text": path.read_text()}]})
+    before = time.perf_counter()
+    editor.notify("textDocument/didSave", {"textDocument": {"uri": uris[rules]}})
+    assert editor.wait_diagnostics(uris[rules], before) == []
+    assert editor.proc.poll() is None
