@@ -30,6 +30,7 @@ quick: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_lsp.py
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy

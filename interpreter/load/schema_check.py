@@ -60,9 +60,9 @@ def _fast_validator(schema_name: SchemaName) -> Callable[[object], object] | Non
     full validator runs.
     """
     try:
-        draft7 = draft7(load_schema(schema_name))
-        assert isinstance(draft7, dict)
-        return fastjsonschema.compile(draft7)
+        translated = draft7(load_schema(schema_name))
+        assert isinstance(translated, dict)
+        return fastjsonschema.compile(translated)
     except Exception:  # a schema it cannot compile is simply checked the slow way
         return None
 

@@ -78,10 +78,12 @@ class GameProject:
     def check(self, texts: Mapping[Path, str]) -> Report:
         """Every diagnostic of the folder, the open buffers' texts read in place of their files."""
         game_texts = {p: t for p, t in texts.items() if not is_scenario(self.folder, p)}
-        key = (sorted((str(p), t) for p, t in game_texts.items()), self._disk_stamp(game_texts))
+        texts_key = sorted((str(p), t) for p, t in game_texts.items())
         report = Report(None)
-        if self._game is None or self._game.key != key:
-            self._game = self._check_game(key, game_texts)
+        if self._game is None or self._game.key != (texts_key, self._disk_stamp(game_texts)):
+            self._game = self._check_game(game_texts)
+            # The files on disk as they were when read: those the check read (known only now).
+            self._game.key = (texts_key, self._disk_stamp(game_texts))
             report.game_checked = True
         result = self._game
         report.game = result.game
@@ -111,7 +113,7 @@ class GameProject:
                 del self._scenarios[path]
         return report
 
-    def _check_game(self, key: object, texts: Mapping[Path, str]) -> _GameResult:
+    def _check_game(self, texts: Mapping[Path, str]) -> _GameResult:
         game, diags, sources = check_game(self.folder, texts=texts)
         if self.variants:
             # validate checks every variant too: a table a variant replaces may break a rule.
@@ -119,7 +121,7 @@ class GameProject:
                 _, more, more_sources = check_game(self.folder, variant, texts)
                 sources.update(more_sources)
                 diags += [d for d in more if d not in diags]
-        return _GameResult(key, game, diags, sources)
+        return _GameResult(None, game, diags, sources)
 
     def _disk_stamp(self, texts: Mapping[Path, str]) -> tuple[tuple[str, int], ...]:
         """When the game's files that are not open were last changed (an edit outside the editor)."""
