@@ -103,7 +103,8 @@ class AssignmentMixin(CompilerBase):
         value, vt = self._value(s.value, scope)
         if s.op == "=":
             if not assignable(tt, vt):
-                self.diags.error(s.value.span, "type", f"cannot store {an(vt)} where {an(tt)} belongs")
+                self.diags.error(s.value.span, "type", f"cannot store {an(vt)} where {an(tt)} belongs",
+                                 related=self.exprs.explain(s.value.span, vt))
             fn.emit(f"{target} = {value}", s.span)
         else:
             self.exprs.check(tt, ("int",), s.target.span, f"the target of '{s.op}'")

@@ -7,11 +7,12 @@ import json
 from typing import Callable
 
 from . import ast as A
-from .diagnostics import DiagnosticBag, Span, an, did_you_mean
+from .diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
+from .provenance import EVERY, Origin, explain
 from .scope import Scope, Var
 from .runtime_support import make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
-                    tuple_of, unify)
+                    tuple_of, type_of_data, unify)
 from .world import World
 
 Code = tuple[str, Type]
@@ -48,6 +49,10 @@ class Expressions:
         self._const_names: dict[tuple[str, str], str] = {}
         # Expressions (by id) that read a fixed attribute column: what it is, and its values.
         self.fixed: dict[int, tuple[str, tuple[object, ...]]] = {}
+        # Expressions (by span) whose type comes from data or a declaration, and variables (by
+        # id) made from one: where a type error about them can point (see provenance.py).
+        self.origins: dict[Span, Origin] = {}
+        self._var_origins: dict[int, Origin] = {}
 
     # ------------------------------------------------------------------ helpers
     def _check_value(self, read: A.Expr, other: A.Expr) -> None:
@@ -108,10 +113,29 @@ class Expressions:
                 return label, value[key]
         return None, None
 
-    def err(self, span: Span, code: str, message: str, hint: str | None = None) -> Code:
+    def err(self, span: Span, code: str, message: str, hint: str | None = None,
+            related: tuple[Related, ...] = ()) -> Code:
         """Record an error and return a placeholder so checking can go on."""
-        self.diags.error(span, code, message, hint)
+        self.diags.error(span, code, message, hint, related)
         return BAD
+
+    def explain(self, span: Span, t: Type, declared: bool = True) -> tuple[Related, ...]:
+        """Notes for a type error about the value at `span`: where its type `t` was written
+        (`declared`: by a field's declaration too, not only by the values of data)."""
+        origin = self.origins.get(span)
+        if origin is None or (origin.field is not None and not declared):
+            return ()
+        return explain(origin, t)
+
+    def carry(self, var: Var | None, value: A.Expr) -> None:
+        """A variable made from data keeps the data's origin (`let n = shops_at_start`)."""
+        origin = self.origins.get(value.span)
+        if var is not None and origin is not None:
+            self._var_origins[id(var)] = origin.named(var.name)
+
+    def _trace(self, e: A.Expr, origin: Origin | None) -> None:
+        if origin is not None:
+            self.origins[e.span] = origin
 
     def const(self, group: str, key: str, value: object) -> str:
         """A module-level name holding a constant of the game (table, attribute column...)."""
@@ -127,7 +151,7 @@ class Expressions:
         if t.kind in kinds or t.kind == "any":
             return True
         want = " or ".join(kinds)
-        self.err(span, "type", f"{what} must be {want}, not {t}")
+        self.err(span, "type", f"{what} must be {want}, not {t}", related=self.explain(span, t))
         return False
 
     def fmt(self, code: str, t: Type) -> str:
@@ -190,12 +214,16 @@ class Expressions:
         var = scope.lookup(e.name)
         if var is not None:
             var.used = True
+            self._trace(e, self._var_origins.get(id(var)))
             return (var.code, var.type)
         w = self.world
         if e.name in w.global_fields:
+            self._trace(e, Origin(e.name, field=w.global_fields[e.name]))
             return (f"V[{e.name!r}]", w.global_fields[e.name].type)
         if e.name in w.tables:
             t, value = w.tables[e.name]
+            source = w.table_sources.get(e.name)
+            self._trace(e, Origin(e.name, source) if source is not None else None)
             return (self.const("table", e.name, value), t)
         if e.name == "seats":
             return ("c.seats", list_of(SEAT))
@@ -215,6 +243,7 @@ class Expressions:
     def _Attr(self, e: A.Attr, scope: Scope) -> Code:
         obj, t = self.expr(e.obj, scope)
         w = self.world
+        label = f"{_label(e.obj)}.{e.name}"
         if t.kind == "seat":
             f = w.seat_fields.get(e.name)
             if f is None:
@@ -222,14 +251,18 @@ class Expressions:
                     return (f"c.names[{obj}]", STR)
                 return self.err(e.name_span, "unknown-field", f"seats have no field '{e.name}'",
                                 did_you_mean(e.name, list(w.seat_fields)))
+            self._trace(e, Origin(label, field=f))
             return (f"S[{e.name!r}][{obj}]", f.type)
         if t.kind == "node":
             nf = w.node_fields.get(e.name)
             if nf is not None:
+                self._trace(e, Origin(label, field=nf))
                 return (f"N[{e.name!r}][{obj}]", nf.type)
             if e.name in w.node_attrs:
                 column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
                 self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
+                source = w.node_attr_sources.get(e.name)
+                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
                 return (f"{column}[{obj}]", w.node_attrs[e.name])
             return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
                             did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
@@ -237,10 +270,13 @@ class Expressions:
         if component is not None:
             cf = component.fields.get(e.name)
             if cf is not None:
+                self._trace(e, Origin(label, field=cf))
                 return (f"C[{component.name!r}][{e.name!r}][{obj}]", cf.type)
             if e.name in component.attrs:
                 column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
                 self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
+                source = component.attr_sources.get(e.name)
+                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
                 return (f"{column}[{obj}]", component.attrs[e.name])
             return self.err(e.name_span, "unknown-field", f"{an(component.name)} has no field or attribute '{e.name}'",
                             did_you_mean(e.name, list(component.fields) + list(component.attrs)))
@@ -248,9 +284,10 @@ class Expressions:
             if t.args[0].kind not in ("str", "any"):
                 return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
             self._check_key(e.obj, e.name, e.name_span, scope)
-            return (f"{obj}[{e.name!r}]", t.args[1])
+            self._trace_part(e, e.name)
+            return (f"{obj}[{e.name!r}]", self._known(e, t.args[1], scope))
         if t.kind == "any":
-            return (f"{obj}[{e.name!r}]", ANY)
+            return (f"{obj}[{e.name!r}]", self._known(e, ANY, scope))
         return self.err(e.span, "type", f"a value of type {t} has no field '{e.name}'")
 
     def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
@@ -277,15 +314,35 @@ class Expressions:
         if t.kind == "list":
             self.check(it, ("int", "seat"), e.index.span, "a list index")
             self._check_index(e, scope)
-            return (f"{obj}[{idx}]", t.args[0])
+            self._trace_part(e, _literal(e.index))
+            return (f"{obj}[{idx}]", self._known(e, t.args[0], scope))
         if t.kind == "map":
             if not assignable(t.args[0], it):
-                return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}")
+                return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}",
+                                related=self.explain(e.index.span, it))
             self._check_index(e, scope)
-            return (f"{obj}[{idx}]", t.args[1])
+            self._trace_part(e, _literal(e.index))
+            return (f"{obj}[{idx}]", self._known(e, t.args[1], scope))
         if t.kind == "any":
-            return (f"{obj}[{idx}]", ANY)
+            return (f"{obj}[{idx}]", self._known(e, ANY, scope))
         return self.err(e.span, "type", f"a value of type {t} cannot be indexed with [ ]")
+
+    def _known(self, e: A.Attr | A.Index, t: Type, scope: Scope) -> Type:
+        """The type of a part of a table that mixes kinds of values (`rule.min` in a map of texts and
+        numbers), when the rules pick it with keys written in them: the type of that very value."""
+        if t.kind != "any":
+            return t
+        label, value = self._table_value(e, scope)
+        if label is None or "[...]" in label or value is None:
+            return t
+        return type_of_data(value)
+
+    def _trace_part(self, e: A.Attr | A.Index, key: object) -> None:
+        """A part of data read with a key (`prices.bare`, `steps[2]`) or one picked at run time."""
+        parent = self.origins.get(e.obj.span)
+        if parent is not None:
+            step = EVERY if key is _UNKNOWN else key
+            self._trace(e, parent.part(_label(e), step))
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
         a, ta = self.expr(e.left, scope)
@@ -313,8 +370,13 @@ class Expressions:
                 self._check_value(e.right, e.left)
             return (f"({a} {op} {b})", BOOL)
         if op in ("<", "<=", ">", ">="):
-            self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
-            self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
+            left = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
+            right = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
+            if left and right and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
+                # The side whose type comes from the values of data is the likely mistake.
+                data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
+                self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
+                         related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
             return (f"({a} {op} {b})", BOOL)
         if op in ("in", "not in"):
             self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
@@ -417,7 +479,8 @@ class Expressions:
             for i, (arg, pt) in enumerate(zip(e.args, params), 1):
                 code, t = self.expr(arg, scope)
                 if not assignable(pt, t):
-                    self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}")
+                    self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}",
+                             related=self.explain(arg.span, t))
                 codes.append(code)
             inlined = self._inline(e, codes, params, scope)
             if inlined is not None:
@@ -532,6 +595,20 @@ class Expressions:
                 return (f"list({column}[{a0}])", list_of(tuple_of(NODE, vt)))
             return (f"_follow({column}[{a0}], {args[2][0]})", NODE.or_none())
         return self.err(e.span, "unknown-name", f"no function called '{name}'")
+
+
+def _label(e: A.Expr) -> str:
+    """How the rules wrote a read of data, for a note: `lot.shape`, `prices.bare`, `price[...]`."""
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.Attr):
+        return f"{_label(e.obj)}.{e.name}"
+    if isinstance(e, A.Index):
+        key = _literal(e.index)
+        return f"{_label(e.obj)}[{'...' if key is _UNKNOWN else json.dumps(key)}]"
+    if isinstance(e, A.Call):
+        return f"{e.name}(...)"
+    return "..."
 
 
 def _plain_read(e: A.Expr) -> bool:

@@ -111,6 +111,7 @@ class StatementsMixin(CompilerBase):
             if t.kind == "none":
                 t = ANY
             emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
+            self.exprs.carry(scope.vars.get(s.name), s.value)
             if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
                 scope.vars[s.name].open_type = True
         elif isinstance(s, A.Assign):
@@ -166,7 +167,8 @@ class StatementsMixin(CompilerBase):
         elif isinstance(s, A.End):
             code, t = self.exprs.expr(s.winners, scope)
             if not assignable(list_of(SEAT), t):
-                self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}")
+                self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}",
+                                 related=self.exprs.explain(s.winners.span, t))
             emit(f"c.end({code})", s.span)
         elif isinstance(s, A.Log):
             self._log(s, scope, fn)
@@ -189,7 +191,8 @@ class StatementsMixin(CompilerBase):
             code, t = self._list_target(s.target, scope, "add to")
             value, vt = self._value(s.value, scope)
             if not assignable(t.elem, vt):
-                self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}")
+                self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}",
+                                 related=self.exprs.explain(s.value.span, vt))
             emit(f"{code}.append({value})", s.span)
         elif isinstance(s, A.Remove):
             code, t = self._list_target(s.target, scope, "remove from")
@@ -262,7 +265,8 @@ class StatementsMixin(CompilerBase):
         for arg, t in zip(s.args, types):
             code, at = self._value(arg, scope)
             if not assignable(t, at):
-                self.diags.error(arg.span, "type", f"phase '{s.phase}' expects {t} here, not {at}")
+                self.diags.error(arg.span, "type", f"phase '{s.phase}' expects {t} here, not {at}",
+                                 related=self.exprs.explain(arg.span, at))
             codes.append(code)
         return codes
 
@@ -292,7 +296,8 @@ class StatementsMixin(CompilerBase):
             except TypeSyntaxError:
                 pt = ANY
             if not assignable(pt, vt):
-                self.diags.error(arg.span, "type", f"ability '{s.ability}' expects {pt} for '{p.name}', not {vt}")
+                self.diags.error(arg.span, "type", f"ability '{s.ability}' expects {pt} for '{p.name}', not {vt}",
+                                 related=self.exprs.explain(arg.span, vt))
             pairs.append(f"{p.name!r}: {value}")
         table = self.exprs.const("ability", f"{t.kind}.{s.ability}", names)
         return f"c.run_ability({table}[{target}], {{{', '.join(pairs)}}})"
@@ -345,6 +350,7 @@ class StatementsMixin(CompilerBase):
             elif t.kind == "list" and t.elem.kind in ("seat", "any"):
                 to = f"list({code})"
             else:
-                self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}")
+                self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}",
+                                 related=self.exprs.explain(s.to.span, t))
         seat_code = " + ".join(seats) if seats else "[]"
         fn.emit(f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})", s.span)

@@ -108,7 +108,8 @@ class WaitingMixin(CompilerBase):
         else:
             seats, st = self.exprs.expr(s.by, scope)
             if not assignable(list_of(SEAT), st):
-                self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}")
+                self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}",
+                                 related=self.exprs.explain(s.by.span, st))
             inner = Scope(scope, scope.persistent, scope.counter)
             self.exprs.no_shadow(s.each_var, s.span, scope)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)

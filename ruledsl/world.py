@@ -7,10 +7,42 @@ types against it. Keeping it here lets `ruledsl` stay independent of the interpr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Iterable, Mapping, Protocol
 
 from .diagnostics import Span
 from .types import Type
+
+
+class Locator(Protocol):
+    """Where the values of a data file are written (the loader's map of YAML positions)."""
+
+    def span(self, path: Iterable[object]) -> Span | None:
+        """The span of the value at `path` (mapping keys and list indexes), or None."""
+
+
+@dataclass(frozen=True)
+class DataSource:
+    """Data whose type was worked out from the values written (a table, an attribute column),
+    and where each of its values stands, so that a type error can point at the data line.
+
+    For a table, a part of `value` at path p is written at `prefix + p`. For an attribute column
+    (`rows` given), `value` holds one value per node or item: row i is written at
+    `prefix + (rows[i],) + suffix`, where rows[i] is the place of its node or item in the file.
+    """
+
+    value: object
+    where: Locator
+    prefix: tuple[object, ...]
+    rows: tuple[int, ...] | None = None
+    suffix: tuple[object, ...] = ()
+
+    def locate(self, path: tuple[object, ...]) -> Span | None:
+        """Where the part of `value` at `path` is written, when the file says."""
+        if self.rows is None:
+            return self.where.span(self.prefix + path)
+        if not path or not isinstance(path[0], int) or not 0 <= path[0] < len(self.rows):
+            return None
+        return self.where.span(self.prefix + (self.rows[path[0]],) + self.suffix + path[1:])
 
 
 @dataclass(frozen=True)
@@ -22,6 +54,7 @@ class Field:
     span: Span
     ledger: bool = False
     visible: str = "all"
+    type_span: Span | None = None  # where its type is written, when the file says
 
 
 @dataclass(frozen=True)
@@ -34,6 +67,7 @@ class Component:
     attr_values: Mapping[str, tuple[object, ...]]
     fields: Mapping[str, Field]
     collection: str
+    attr_sources: Mapping[str, DataSource] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -53,6 +87,9 @@ class World:
     edges: Mapping[str, tuple[tuple[list[object], ...], ...]] = field(default_factory=dict)
     edge_types: Mapping[str, Type] = field(default_factory=dict)
     components: Mapping[str, Component] = field(default_factory=dict)
+    # Where the data behind the types worked out from values is written (see DataSource).
+    table_sources: Mapping[str, DataSource] = field(default_factory=dict)
+    node_attr_sources: Mapping[str, DataSource] = field(default_factory=dict)
 
     def ids_by_kind(self) -> dict[str, tuple[object, ...]]:
         """The ids of every kind of thing whose values are indexes (board nodes and components)."""

@@ -2,8 +2,8 @@
 
 A position is built in three steps:
 
-1. `to_last_claim` plays the setup through the engine (placements and claims, first option each
-   time) and stops at the very last claim, the answer that starts the first turn and rolls its die;
+1. `to_last_claim` plays the setup through the engine (pieces, placements and claims, first option
+   each time) and stops at the very last claim, the answer that starts the first turn and rolls its die;
 2. `arrange` rewrites that state (it is plain data): every piece's cell and facing, every shop's
    owner and tokens, scores, round, `has_moved`; every shop not listed is unowned;
 3. `start` forces the die (it sets the generator so that the next rolls give the wanted faces) and
@@ -69,7 +69,7 @@ def to_last_claim(engine: Engine, seats: int, seed: int = 1, keep: str = SPARE) 
         done = sum(1 for e in state["log"] if e["kind"] == "claim")
         if d.name == "shop" and done == claims - 1:
             return state
-        assert d.name in ("spot", "shop"), d.name
+        assert d.name in ("piece", "spot", "shop"), d.name
         seat = d.seats[0]
         option = next(o.id for o in d.options(seat) if o.id != f"shop:{keep}")
         state = engine.apply(state, option, seat)

@@ -277,3 +277,61 @@ def pick_card(engine: Engine, state: State, name: str, card_id: str) -> State:
 def events(state: State, kind: str, since: int = 0) -> list[dict[str, Any]]:
     """Log events of one kind, from position `since` of the log."""
     return [e for e in state["log"][since:] if e["kind"] == kind]
+
+
+# ---------------------------------------------------------------------- positions of the acceptance tests
+
+TURN_CARD = "silk-weaving-b"   # the card seat 0 takes at the start of its turn (brown, plain +£6)
+SPARE = "lords-b"              # a face-up card that keeps the activation open (never activated)
+
+
+def numbers(state: State, seat: int = 0) -> dict[str, int]:
+    return {k: state["seat"][k][seat] for k in ("money", "prestige", "poverty", "loans")}
+
+
+def delta(before: State, after: State, seat: int = 0) -> dict[str, int]:
+    """What changed in a seat's money, prestige, poverty and loans."""
+    a, b = numbers(before, seat), numbers(after, seat)
+    return {k: b[k] - a[k] for k in a}
+
+
+def position(L: London, seats: int = 2, *, project: list[list[str]] | None = None, hand: tuple[str, ...] = (),
+             districts: tuple[str, ...] = (), **seat0: int) -> State:
+    """A new game at the start of seat 0's first turn, with seat 0's project, hand, districts and
+    numbers set, and TURN_CARD on top of the deck."""
+    state = L.new_game(seats)
+    L.set_piles(state, 0, project or [])
+    L.set_hand(state, 0, hand)
+    L.set_districts(state, 0, districts)
+    L.set_deck_top(state, [TURN_CARD])
+    L.set_seat(state, 0, **seat0)
+    L.check_places(state)
+    return state
+
+
+def activation(L: London, project: list[list[str]], **kw: Any) -> State:
+    """Seat 0 at the first question of its activate action (see `position`)."""
+    state = begin_action(L.engine, position(L, project=project, **kw), "activate")
+    expect(L.engine, state, "step")
+    return state
+
+
+def activate(L: London, state: State, card: str) -> State:
+    return pick_card(L.engine, state, "step", card)
+
+
+def step_cards(L: London, state: State) -> set[str]:
+    """The cards the activation offers now (ids), without 'stop' and 'district ability'."""
+    return {o.split(":")[-1] for o in options(L.engine, state, "step") if not o.endswith(":none")}
+
+
+def pass_turn(L: London, state: State) -> State:
+    """The seat to play takes the top card of the deck and draws three from the deck (discarding
+    its first cards if above the hand limit)."""
+    e = L.engine
+    state = begin_action(e, state, "draw")
+    for _ in range(3):
+        state = take_from_deck(e, state)
+    while (d := e.pending(state)) and isinstance(d, Decision) and d.name == "extra":
+        state = e.apply(state, d.options(d.seats[0])[0].id, d.seats[0])
+    return state

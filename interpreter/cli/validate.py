@@ -46,7 +46,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             records.extend({**d.as_dict(), "severity": "error" if d in errors else d.severity} for d in diags)
         else:
             for d in diags:
-                print(render(d, sources.get(d.span.file)))
+                print(render(d, sources.get(d.span.file), sources))
             ms = (time.perf_counter() - started) * 1000
             status = "ok" if not errors else "FAILED"
             print(f"{target}: {status} ({len(errors)} error(s), {len(warnings)} warning(s), {ms:.0f} ms)")

@@ -7,8 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
 from ruledsl.compiler import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
+from ruledsl.provenance import describe, shown
+from ruledsl.types import NONE, Type, type_of_data, unify
+from ruledsl.world import DataSource
 
 from .schema_check import check_schema
 from .yamlsource import PositionMap, load_yaml, load_yaml_text
@@ -70,6 +76,10 @@ class LoaderBase:
             self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
 
+    def positions_later(self, shown: str) -> "LaterPositions":
+        """Where the values of a YAML file already read are, for a note at a data line."""
+        return LaterPositions(self.sources.get(shown, "").removeprefix("\ufeff"), shown)
+
     def whole_numbers(self, value: Any, path: tuple[Any, ...], pos: PositionMap) -> None:
         """The rules count in whole numbers: a fraction in the data is a mistake to report."""
         if isinstance(value, float):
@@ -81,6 +91,65 @@ class LoaderBase:
         elif isinstance(value, dict):
             for key, item in value.items():
                 self.whole_numbers(item, path + (key,), pos)
+
+
+    def column_type(self, kind: str, attr: str, column: tuple[Any, ...], ids: Sequence[Any],
+                    source: DataSource, file_start: Span) -> Type:
+        """The type of an attribute, worked out from every node's or item's value.
+
+        The rules read one attribute with one type: a value of another kind than the others'
+        (`money: Fire` where the other cards have numbers) is reported at its line, before any
+        rule can stumble on it while the game is played.
+        """
+        types = [type_of_data(v) for v in column]
+        t: Type = NONE
+        for x in dict.fromkeys(types):  # each distinct type once, in the order first seen
+            t = unify(t, x)
+        counts = Counter(x for x in types if x.kind != "none")
+        if len(counts) < 2:
+            return t
+        usual = max(counts, key=lambda x: counts[x])  # the most common; the first seen on a tie
+        reported: set[object] = set()
+        for i, x in enumerate(types):
+            where = source.locate((i,))
+            if x.kind == "none" or not _clash(usual, x) or where in reported:
+                continue
+            reported.add(where)  # once per line of the file, not once per copy
+            self.diags.error(where or file_start, "type",
+                             f"{kind} {ids[i]!r}: `{attr}` is {describe(x)} ({shown(column[i])}), where the "
+                             f"others have {describe(usual)}",
+                             f"give every {kind} the same kind of value for {attr} (0, false or \"\" for nothing)")
+        return t
+
+
+class LaterPositions:
+    """The positions of a YAML file's values, worked out again from its text when first asked.
+
+    Only a type error about data needs them, and a game keeps its tables and attributes for its
+    whole life: keeping every position of every file with them would cost memory, and collector
+    time on every load, for the rare load that has a note to write.
+    """
+
+    def __init__(self, text: str, shown: str) -> None:
+        self._text = text
+        self._shown = shown
+        self._positions: PositionMap | None = None
+
+    def span(self, path: Iterable[object]) -> Span | None:
+        """The span of the value at `path`, or None."""
+        if self._positions is None:
+            _, self._positions, _ = load_yaml_text(self._text, self._shown)
+        return self._positions.span(tuple(path))
+
+
+def _clash(a: Type, b: Type) -> bool:
+    """Do two types worked out from data disagree (a text where a number is, a list of texts
+    where lists of numbers are)? Values that are none or unknown agree with anything."""
+    if a.kind in ("none", "any") or b.kind in ("none", "any"):
+        return False
+    if a.kind != b.kind:
+        return True
+    return any(_clash(x, y) for x, y in zip(a.args, b.args))
 
 
 def _freeze(value: Any) -> Any:

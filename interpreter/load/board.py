@@ -6,8 +6,9 @@ from typing import Any
 
 import networkx as nx
 
-from ruledsl.diagnostics import did_you_mean
+from ruledsl.diagnostics import Span, did_you_mean
 from ruledsl.types import Type, type_of_data, unify
+from ruledsl.world import DataSource
 
 from .base import LoaderBase, _freeze
 from .yamlsource import PositionMap
@@ -19,7 +20,7 @@ class BoardMixin(LoaderBase):
     def board(self, data: dict[str, Any], pos: PositionMap) -> tuple[Any, ...] | None:
         graph: "nx.Graph[Any]" = nx.Graph()
         if "board" not in data:
-            return graph, [], {"id": Type("none", (), True)}, {"id": ()}, (), False
+            return graph, [], {"id": Type("none", (), True)}, {"id": ()}, (), False, {}
         board, bpos, shown = self.yaml(data["board"], "board")
         if bpos is None:
             self.diags.error(pos.nearest(("board",)), "missing-file", f"board file '{data['board']}' not found")
@@ -28,6 +29,7 @@ class BoardMixin(LoaderBase):
             return None
         graph = nx.DiGraph() if board.get("directed") else nx.Graph()
         node_ids: list[Any] = []
+        rows: list[int] = []  # where each node is in the file's list of nodes
         for i, node in enumerate(board["nodes"]):
             nid = node["id"]
             if nid in graph:
@@ -36,6 +38,7 @@ class BoardMixin(LoaderBase):
             self.whole_numbers(node, ("nodes", i), bpos)
             graph.add_node(nid, **{k: v for k, v in node.items() if k != "id"})
             node_ids.append(nid)
+            rows.append(i)
         self.whole_numbers(board.get("edges") or [], ("edges",), bpos)
         for i, edge in enumerate(board.get("edges") or []):
             a, b, extra = (edge[0], edge[1], {}) if isinstance(edge, list) else (
@@ -54,15 +57,15 @@ class BoardMixin(LoaderBase):
             attrs["id"] = unify(attrs["id"], type_of_data(nid))
         names = sorted({k for n in node_ids for k in graph.nodes[n]})
         values: dict[str, tuple[Any, ...]] = {"id": tuple(node_ids)}
+        sources: dict[str, DataSource] = {}
+        where = self.positions_later(shown)
         for name in names:
             column = tuple(_freeze(graph.nodes[n].get(name)) for n in node_ids)
-            t: Type = Type("none", (), True)
-            for v in column:
-                t = unify(t, type_of_data(v))
-            attrs[name] = t
+            sources[name] = DataSource(column, where, ("nodes",), tuple(rows), (name,))
+            attrs[name] = self.column_type("node", name, column, node_ids, sources[name], Span(shown, 1, 1))
             values[name] = column
         cells = tuple(tuple((int(c[0]), int(c[1])) for c in (graph.nodes[n].get("cells") or ())) for n in node_ids)
-        return graph, node_ids, attrs, values, cells, bool(board.get("reconstructed"))
+        return graph, node_ids, attrs, values, cells, bool(board.get("reconstructed")), sources
 
 
 def _edge_columns(graph: "nx.Graph[Any]", node_ids: list[Any], index: dict[Any, int]) -> tuple[

@@ -9,6 +9,7 @@ from ruledsl.compiler import AbilityCode
 from ruledsl.diagnostics import Span, an, did_you_mean
 from ruledsl.parser import parse_block
 from ruledsl.types import Type, type_of_data, unify
+from ruledsl.world import DataSource
 
 from .yamlsource import PositionMap
 from .base import LoaderBase, _freeze
@@ -27,15 +28,19 @@ class ComponentsMixin(LoaderBase):
                 self.diags.error(pos.key_span(("components", kind)) or pos.nearest(("components", kind)),
                                  "reserved-word", f"'{kind}' is a built-in type and cannot name a component kind")
                 continue
+            errors_before = sum(1 for d in self.diags.items if d.severity == "error")
             items, ipos, shown = self.yaml(spec["file"], "components")
             if ipos is None:
                 self.diags.error(pos.nearest(("components", kind, "file")), "missing-file",
                                  f"component file '{spec['file']}' not found")
                 continue
-            if not isinstance(items, dict) or self.diags.has_errors:
+            # A kind whose file could not be read is left out; a mistake in another kind's items is
+            # no reason to leave this one out too (its name would then be unknown everywhere).
+            if not isinstance(items, dict) or sum(1 for d in self.diags.items if d.severity == "error") > errors_before:
                 continue
             ids: list[Any] = []
             rows: list[dict[str, Any]] = []
+            lines: list[int] = []  # where each item (copies included) is in the file's list of items
             declared = spec.get("abilities") or {}
             params = {name: self.ability_params(kind, name, text, pos.nearest(("components", kind, "abilities", name)))
                       for name, text in declared.items()}
@@ -52,6 +57,7 @@ class ComponentsMixin(LoaderBase):
                                          f"{kind} id {cid!r} is used twice")
                         break  # once per item, not once per copy
                     ids.append(cid)
+                    lines.append(i)
                     rows.append({k: v for k, v in item.items() if k not in ("id", "copies") and k not in declared})
                     for name in declared:
                         bodies[name].append(code[name])
@@ -62,16 +68,16 @@ class ComponentsMixin(LoaderBase):
             for cid in ids:
                 attrs["id"] = unify(attrs["id"], type_of_data(cid))
             values: dict[str, tuple[Any, ...]] = {"id": tuple(ids)}
+            sources: dict[str, DataSource] = {}
+            where = self.positions_later(shown)
             for name in names:
                 column = tuple(_freeze(row.get(name)) for row in rows)
-                t: Type = Type("none", (), True)
-                for v in column:
-                    t = unify(t, type_of_data(v))
-                attrs[name] = t
+                sources[name] = DataSource(column, where, ("items",), tuple(lines), (name,))
+                attrs[name] = self.column_type(kind, name, column, ids, sources[name], Span(shown, 1, 1))
                 values[name] = column
             self.indexes[kind] = {cid: i for i, cid in enumerate(ids)}
             self.kinds.add(kind)
-            result[kind] = (tuple(ids), attrs, values, spec["collection"])
+            result[kind] = (tuple(ids), attrs, values, spec["collection"], sources)
         return result
 
     def places(self, data: dict[str, Any], pos: PositionMap, seat_fields: dict[str, Any],

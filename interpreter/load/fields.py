@@ -34,7 +34,7 @@ class FieldsMixin(LoaderBase):
             if visible == "owner" and owner != "seat":
                 self.diags.error(pos.nearest(path + ("visible",)), "schema",
                                  "'owner' visibility only applies to seat fields")
-            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible)
+            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)))
             result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger"))))
         return result
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from ruledsl.compiler import compile_rules
 from ruledsl.diagnostics import Diagnostic, RuleFileError, Span, an, did_you_mean
 from ruledsl.types import type_of_data
-from ruledsl.world import Component, World
+from ruledsl.world import Component, DataSource, World
 
 from ..core.game import Game
 from .base import _freeze
@@ -43,7 +43,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
         board = self.board(data, pos)
         if board is None:
             return None
-        graph, node_ids, attrs, attr_values, cells, reconstructed = board
+        graph, node_ids, attrs, attr_values, cells, reconstructed, attr_sources = board
         index = {nid: i for i, nid in enumerate(node_ids)}
         self.indexes: dict[str, dict[Any, int]] = {"node": index}
         kinds = self.components(data, pos)
@@ -74,15 +74,17 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                                  f"'{name}' is both a node field and a board attribute")
         tables = {}
         table_spans = {}
+        table_paths: dict[str, tuple[str, ...]] = {}  # where each table's value is written
         for name, value in (data.get("tables") or {}).items():
             tables[name] = (type_of_data(value), _freeze(value))
             table_spans[name] = pos.nearest(("tables", name))
+            table_paths[name] = ("tables", name)
             self.whole_numbers(value, ("tables", name), pos)
             for kind, fields in (("global", global_fields), ("seat", seat_fields), ("node", node_fields)):
                 if name in fields:
                     self.diags.error(table_spans[name], "duplicate",
                                      f"'{name}' is both a table and {an(kind)} field: rename one of them")
-        self.apply_variant(data, pos, tables)
+        self.apply_variant(data, pos, tables, table_paths)
         currency = data.get("currency")
         if currency is not None and currency not in seat_fields:
             self.diags.error(pos.nearest(("currency",)), "unknown-field",
@@ -94,11 +96,12 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                 self.diags.error(pos.nearest(("summary", key)), "unknown-field",
                                  f"summary {key} '{summary[key]}' is not {an(kind)} field",
                                  did_you_mean(summary[key], list(fields)))
+        game_positions = self.positions_later(game_file)
         adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
         edges, edge_types = _edge_columns(graph, node_ids, index)
         components = {
             kind: Component(kind, info[0], info[1], info[2], {k: v[0] for k, v in component_fields[kind].items()},
-                            info[3])
+                            info[3], info[4])
             for kind, info in kinds.items()}
         world = World(
             seat_fields={k: v[0] for k, v in seat_fields.items()},
@@ -106,7 +109,10 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             node_fields={k: v[0] for k, v in node_fields.items()},
             node_attrs=attrs, node_attr_values=attr_values, node_ids=tuple(node_ids),
             adjacency=adjacency, tables=tables, table_spans=table_spans, edges=edges, edge_types=edge_types,
-            components=components)
+            components=components,
+            table_sources={name: DataSource(value, game_positions, table_paths[name])
+                           for name, (_, value) in tables.items()},
+            node_attr_sources=attr_sources)
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
             return None

@@ -86,7 +86,7 @@ def test_every_node_and_edge_has_a_known_kind(graph: "nx.DiGraph[str]") -> None:
     assert graph.number_of_nodes() == 39 + 38
     assert len(edges_of(graph, "street")) == 2 * 42
     assert len(edges_of(graph, "front")) == 38
-    assert len(edges_of(graph, "beside")) == 2 * 26
+    assert len(edges_of(graph, "beside")) == 2 * (26 + 8)
 
 
 def test_street_cells_match_the_layout(graph: "nx.DiGraph[str]") -> None:
@@ -227,6 +227,9 @@ def _streets_through(rc: tuple[int, int]) -> set[str]:
 
 
 def test_beside_edges_follow_the_chain_rule(graph: "nx.DiGraph[str]") -> None:
+    # Two shops touch (RULINGS, chains): consecutive shops on the same side of a street; a corner
+    # store and the two shops beside it; and the two shops whose buildings meet at the corner of a
+    # block (they share a block cell, e.g. shop-r0c1 and shop-r1c0 at [1, 1]).
     shops = nodes_of(graph, "shop")
     beside = edges_of(graph, "beside")
     pairs = {frozenset((a, b)) for a, b, _ in beside}
@@ -234,6 +237,9 @@ def test_beside_edges_follow_the_chain_rule(graph: "nx.DiGraph[str]") -> None:
         assert a in shops and b in shops and a != b
         assert graph.get_edge_data(b, a) == {"kind": "beside"}, (a, b)
         fa, fb = rc_of(shops[a]["front"]), rc_of(shops[b]["front"])
+        if abs(fa[0] - fb[0]) == 1 and abs(fa[1] - fb[1]) == 1:
+            assert shops[a]["block"] == shops[b]["block"], (a, b)
+            continue
         assert abs(fa[0] - fb[0]) + abs(fa[1] - fb[1]) == 1, (a, b)
         if fa in CORNERS or fb in CORNERS:
             corner, other = (a, b) if fa in CORNERS else (b, a)
@@ -255,12 +261,21 @@ def test_beside_edges_follow_the_chain_rule(graph: "nx.DiGraph[str]") -> None:
                 expected.add(frozenset((shop, mate)))
             elif shops[shop]["side"] == shops[mate]["side"] and _streets_through(here) & _streets_through(there):
                 expected.add(frozenset((shop, mate)))
-    assert pairs == expected
-    assert len(pairs) == 26
+    by_block: dict[tuple[int, int], list[str]] = {}
+    for n, attrs in shops.items():
+        if "block" in attrs:
+            by_block.setdefault(tuple(attrs["block"][0]), []).append(n)
+    at_corners = {frozenset(group) for group in by_block.values() if len(group) == 2}
+    assert all(len(group) <= 2 for group in by_block.values())
+    assert len(at_corners) == 8
+    assert pairs == expected | at_corners
+    assert len(pairs) == 26 + 8
+    assert frozenset(("shop-r0c1", "shop-r1c0")) in pairs    # the ruling's example
+
     def mates_of(shop: str) -> set[str]:
         return {m for m in graph.successors(shop) if graph.edges[shop, m]["kind"] == "beside"}
 
-    assert all(len(mates_of(n)) <= 2 for n in shops)
+    assert all(len(mates_of(n)) <= 3 for n in shops)
     for rc in CORNERS:
         assert len(mates_of(f"shop-{sid(rc)}")) == 2, rc
 

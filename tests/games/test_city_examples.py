@@ -465,6 +465,10 @@ TO_R0C2 = (layout(brown_1=("r0c4", "west")), "move:brown_1:r0c2:west")
     # r0c1 r0c2 r0c3 r0c4 r0c5 front five consecutive cells, but the store shop-r0c3 stands on the
     # north side of the street (outside the ring): it is beside neither shop-r0c2 nor shop-r0c4.
     ("advanced", 3, ("shop-r0c1", "shop-r0c2", "shop-r0c3", "shop-r0c4", "shop-r0c5"), 2, 1),
+    # The shops whose buildings meet at a block's corner touch (RULINGS): shop-r0c1 and shop-r1c0
+    # meet at block cell [1, 1], so five shops round that corner are a chain without the store.
+    ("advanced", 3, ("shop-r0c2", "shop-r0c1", "shop-r1c0", "shop-r2c0", "shop-r3c0"), 2, 2),
+    ("advanced", 3, ("shop-r0c2", "shop-r0c1", "shop-r1c0", "shop-r2c0"), 2, 1),
 ])
 def test_chain_bonus(engine: Engine, game: Any, adv_engine: Engine, advanced: Any, variant: str, seats: int,
                      chain: tuple[str, ...], owner: int, points: int) -> None:

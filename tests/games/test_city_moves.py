@@ -23,16 +23,6 @@ arrivera à un nouveau croisement"), so a piece standing on a crossing leaves al
 elsewhere its facing is the direction of its last step (at a corner: the step into the corner).
 The face "1-3" offers the moves of 1, 2 and 3 together. Option ids: "move:<piece>:<cell>:<facing>".
 
-KNOWN BUG these tests expose (games/city/moves.rules, formula `ends`, line 12): the first step is
-taken with `turns(start, heading)`, i.e. any street leaving the start cell except straight back, where
-it must be the piece's facing. A piece standing ON a crossing (r0c3, r4c3, ...) may therefore leave
-by any street but the one behind it, and a piece placed on a corner facing one of its two streets
-(e.g. r0c6 facing south) may also leave by the other one (west). Failing because of it:
-test_on_a_ring_corner_follows_the_bend[south], test_standing_on_the_top_t_junction_*,
-test_standing_on_the_central_crossing_*, test_facing_chosen_on_a_crossing_binds_the_next_move.
-(Pieces that arrived at a corner keep their arrival facing, e.g. r0c6 east, which is not one of the
-corner's streets: for them the first step is right, see test_on_a_ring_corner_follows_the_bend[east].)
-
 Every other piece moves too, so the six pieces not under test are parked in the lower ring where
 their own moves are few and counted once (PARKED below) and nothing the tests do reaches them.
 """
@@ -383,27 +373,35 @@ def test_cannot_stop_on_an_occupied_crossing_but_may_pass_it(engine: Engine, bas
 # --------------------------------------------------------------------------------- setup counts
 
 def test_placement_and_claim_counts(engine: Engine, game: Any) -> None:
-    # Placements: every free street cell with each street leaving it. 39 cells: the central
-    # crossing has 4 streets, the four T-junctions 3 each, the other 34 cells (corners included) 2:
-    # 4 + 12 + 68 = 84.
+    # Each placer first chooses which of the pieces left to place (RULINGS), then a spot: every
+    # free grey or red street cell with each street leaving it. 38 cells (the central crossing r4c3
+    # takes no piece): the four T-junctions have 3 streets each, the other 34 cells (corners
+    # included) 2: 12 + 68 = 80.
     state = engine.new_game(3, seed=5)
+    assert len(pending_decision(engine, state, "piece").options(0)) == 7
+    state = engine.apply(state, "piece:black", 0)
     d = pending_decision(engine, state, "spot")
     assert d.seats == (0,)
-    assert len(d.options(0)) == 84
-    assert {o.id for o in d.options(0) if o.id.startswith("spot:r4c3:")} == {
-        "spot:r4c3:north", "spot:r4c3:south", "spot:r4c3:east", "spot:r4c3:west"}
+    assert len(d.options(0)) == 80
+    assert not {o.id for o in d.options(0) if o.id.startswith("spot:r4c3:")}
     assert {o.id for o in d.options(0) if o.id.startswith("spot:r0c0:")} == {"spot:r0c0:east", "spot:r0c0:south"}
-    # r4c3 taken (4 gone), then r0c3 (3 gone), then r0c0 (2 gone): 80, 77, 75, ...
-    state = engine.apply(state, "spot:r4c3:north", 0)
-    assert len(pending_decision(engine, state, "spot").options(1)) == 80
-    state = engine.apply(state, "spot:r0c3:south", 1)
-    assert len(pending_decision(engine, state, "spot").options(2)) == 77
-    state = engine.apply(state, "spot:r0c0:east", 2)
-    assert len(pending_decision(engine, state, "spot").options(0)) == 75
-    for seat, spot in ((0, "spot:r1c0:north"), (1, "spot:r8c6:west"), (2, "spot:r8c3:east"), (0, "spot:r4c6:west")):
+    # r0c3 taken (3 gone), then r0c0 (2 gone), then r1c0 (2 gone): 77, 75, 73, ...
+    state = engine.apply(state, "spot:r0c3:south", 0)
+    assert len(pending_decision(engine, state, "piece").options(1)) == 6
+    state = engine.apply(state, "piece:blue_1", 1)
+    assert len(pending_decision(engine, state, "spot").options(1)) == 77
+    state = engine.apply(state, "spot:r0c0:east", 1)
+    state = engine.apply(state, "piece:blue_2", 2)
+    assert len(pending_decision(engine, state, "spot").options(2)) == 75
+    state = engine.apply(state, "spot:r1c0:north", 2)
+    for seat, piece, spot in ((0, "brown_1", "spot:r8c6:west"), (1, "brown_2", "spot:r8c3:east"),
+                              (2, "brown_3", "spot:r4c6:west")):
+        state = engine.apply(state, f"piece:{piece}", seat)
         state = engine.apply(state, spot, seat)
+    # The thief is the last piece: seat 0 is not asked which piece.
+    state = engine.apply(state, "spot:r4c1:east", 0)
     assert [game.node_ids[state["global"]["at"][p]] for p in PIECES] == [
-        "r4c3", "r0c3", "r0c0", "r1c0", "r8c6", "r8c3", "r4c6"]
+        "r0c3", "r0c0", "r1c0", "r8c6", "r8c3", "r4c6", "r4c1"]
     # Claims start with the seat after the last placer (seat 0 placed the 7th piece): seat 1.
     # 38 shops (8 department stores + 30 small shops) are free.
     d = pending_decision(engine, state, "shop")

@@ -87,7 +87,8 @@ def test_deck_totals(cards: dict[str, Any]) -> None:
     assert len(deck) == 101
     assert len({c["id"] for c in deck}) == 101
     assert Counter(c["group"] for c in deck) == {"A": 25, "B": 49, "C": 27}
-    assert Counter(c["colour"] for c in deck) == {"brown": 49, "blue": 24, "pink": 17, "grey": 11}
+    # The reference has 49 brown and 24 blue; Vauxhall Gardens is blue by the rulebook (RULINGS).
+    assert Counter(c["colour"] for c in deck) == {"brown": 48, "blue": 25, "pink": 17, "grey": 11}
     assert Counter(c["kind"] for c in deck) == {"project": 86, "poor": 11, "action": 4}
     assert Counter(c["group"] for c in deck if c["kind"] == "poor") == {"A": 2, "B": 4, "C": 5}
     assert Counter(c["name"] for c in deck if c["kind"] == "action") == {
@@ -128,6 +129,7 @@ def test_attribute_values_are_consistent(cards: dict[str, Any]) -> None:
     ("school-a-brown", {"name": "School", "colour": "brown", "activation": "never"}),
     ("school-c", {"activation": "none", "poverty": -1, "flip": False}),
     ("wren-a", {"kind": "action", "colour": "blue", "copies": 1}),
+    ("vauxhall-gardens-a", {"colour": "blue", "money": 2, "prestige_now": 2, "poverty": -1, "flip": True}),
     ("jewish-refugees-c", {"kind": "action", "colour": "brown", "copies": 2}),
     ("poor-c", {"kind": "poor", "copies": 5, "activation": "never"}),
 ])

@@ -23,12 +23,9 @@ from interpreter.core.decision import Decision, Result
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
 from interpreter.core.view import HIDDEN, view
-from london_helpers import (London, State, answer, begin_action, engine_seat, events, expect, options,
-                            pick_card, take_from_deck)
-
-TURN_CARD = "silk-weaving-b"   # the card seat 0 takes at the start of its turn (brown, plain +£6)
-SPARE = "lords-b"              # a face-up card that keeps the activation open (never activated)
-
+from london_helpers import (SPARE, TURN_CARD, London, State, activate, activation, answer, begin_action, delta,
+                            engine_seat, events, expect, numbers, options, pass_turn, pick_card, position,
+                            step_cards, take_from_deck)
 
 @pytest.fixture(scope="module")
 def L() -> London:
@@ -36,46 +33,6 @@ def L() -> London:
 
 
 # ------------------------------------------------------------------------------------ helpers
-
-def numbers(state: State, seat: int = 0) -> dict[str, int]:
-    return {k: state["seat"][k][seat] for k in ("money", "prestige", "poverty", "loans")}
-
-
-def delta(before: State, after: State, seat: int = 0) -> dict[str, int]:
-    """What changed in a seat's money, prestige, poverty and loans."""
-    a, b = numbers(before, seat), numbers(after, seat)
-    return {k: b[k] - a[k] for k in a}
-
-
-def position(L: London, seats: int = 2, *, project: list[list[str]] | None = None, hand: tuple[str, ...] = (),
-             districts: tuple[str, ...] = (), **seat0: int) -> State:
-    """A new game at the start of seat 0's first turn, with seat 0's project, hand, districts and
-    numbers set, and TURN_CARD on top of the deck."""
-    state = L.new_game(seats)
-    L.set_piles(state, 0, project or [])
-    L.set_hand(state, 0, hand)
-    L.set_districts(state, 0, districts)
-    L.set_deck_top(state, [TURN_CARD])
-    L.set_seat(state, 0, **seat0)
-    L.check_places(state)
-    return state
-
-
-def activation(L: London, project: list[list[str]], **kw: Any) -> State:
-    """Seat 0 at the first question of its activate action (see `position`)."""
-    state = begin_action(L.engine, position(L, project=project, **kw), "activate")
-    expect(L.engine, state, "step")
-    return state
-
-
-def activate(L: London, state: State, card: str) -> State:
-    return pick_card(L.engine, state, "step", card)
-
-
-def step_cards(L: London, state: State) -> set[str]:
-    """The cards the activation offers now (ids), without 'stop' and 'district ability'."""
-    return {o.split(":")[-1] for o in options(L.engine, state, "step") if not o.endswith(":none")}
-
 
 def play_card(L: London, state: State, card: str, spent: str | None = None, pile: int = -1) -> State:
     """During a develop action: play `card`, discarding `spent` (asked only when there is a
@@ -93,18 +50,6 @@ def play_card(L: London, state: State, card: str, spent: str | None = None, pile
         assert pile == -1, "the pile was not asked"
     if spent is not None:
         assert spent in L.row(state, "top_row") + L.row(state, "bottom_row"), f"{spent} not on the board"
-    return state
-
-
-def pass_turn(L: London, state: State) -> State:
-    """The seat to play takes the top card of the deck and draws three from the deck (discarding
-    its first cards if above the hand limit)."""
-    e = L.engine
-    state = begin_action(e, state, "draw")
-    for _ in range(3):
-        state = take_from_deck(e, state)
-    while (d := e.pending(state)) and isinstance(d, Decision) and d.name == "extra":
-        state = e.apply(state, d.options(d.seats[0])[0].id, d.seats[0])
     return state
 
 
@@ -233,25 +178,37 @@ def test_activation_example_2_poverty_count(L: London) -> None:
 # ===================================================================== 2. the development example
 
 def test_development_example_hospital_by_discarding_a_blue_card(L: London) -> None:
-    # "Vous pourriez défausser les Jardins de Vauxhall pour construire un Hôpital ... coût
-    # additionnel de 2 £". Vauxhall Gardens is brown in the card file: Water Works is the blue card.
+    # "Avec vos cartes bleues, vous pourriez défausser les Jardins de Vauxhall pour construire un
+    # Hôpital. Comme celui-ci a un coût additionnel de 2 £, vous devrez payer ce coût avec vos fonds."
+    # Vauxhall Gardens is blue, as the example says (RULINGS: the rulebook wins over the reference).
     e = L.engine
-    state = position(L, hand=("hospital-b", "water-works-a-1", "huguenots-a", "vintners-a"), money=5)
+    state = position(L, hand=("hospital-b", "vauxhall-gardens-a", "huguenots-a", "vintners-a"), money=5)
     state = begin_action(e, state, "develop")
-    # Hospital (blue, with Water Works), Water Works (with Hospital), Huguenots (an Action card,
+    # Hospital (blue, with the Gardens), the Gardens (with Hospital), Huguenots (an Action card,
     # needs no discard), Vintners and the turn card (brown, with each other or with Huguenots).
-    assert set(options(e, state, "play")) == {"play:Hospital:hospital-b", "play:Water Works:water-works-a-1",
+    assert set(options(e, state, "play")) == {"play:Hospital:hospital-b", "play:Vauxhall Gardens:vauxhall-gardens-a",
                                               "play:Huguenots:huguenots-a", "play:Vintners:vintners-a",
                                               f"play:Silk Weaving:{TURN_CARD}"}
     state = pick_card(e, state, "play", "hospital-b")   # the only blue card left: no question
     assert L.piles(state, 0) == [["hospital-b"]]
-    assert L.row(state, "top_row") == ["water-works-a-1"]
+    assert L.row(state, "top_row") == ["vauxhall-gardens-a"]
     assert numbers(state)["money"] == 5 - 2
     assert state["components"]["card"]["placed_turn"][L.card("hospital-b")] == state["global"]["turn_number"]
     assert state["seat"]["tops"][0] == [L.card("hospital-b")]
     # Huguenots could be discarded to play Vintners (it is brown):
     state = pick_card(e, state, "play", "vintners-a")
     assert set(options(e, state, "spent")) == {"spent:huguenots-a", f"spent:{TURN_CARD}"}
+
+
+def test_development_example_the_gardens_by_discarding_the_hospital(L: London) -> None:
+    # "Vous pouvez aussi économiser votre argent en défaussant l'Hôpital pour jouer les Jardins."
+    e = L.engine
+    state = position(L, hand=("hospital-b", "vauxhall-gardens-a", "huguenots-a", "vintners-a"), money=5)
+    state = begin_action(e, state, "develop")
+    state = pick_card(e, state, "play", "vauxhall-gardens-a")
+    assert L.piles(state, 0) == [["vauxhall-gardens-a"]]
+    assert L.row(state, "top_row") == ["hospital-b"]
+    assert numbers(state)["money"] == 5
 
 
 def test_huguenots_draws_two_cards_and_leaves_the_game(L: London) -> None:
@@ -541,11 +498,9 @@ def test_repaying_a_loan_at_the_start_of_a_turn(L: London) -> None:
     state = answer(e, state, "start", "start:repay a loan")
     assert numbers(state, 1)["money"] == 16 and numbers(state, 1)["loans"] == 2
     state = answer(e, state, "start", "start:repay a loan")
+    # £1 < £15, and no loan in the step where a loan was repaid (RULINGS, Bank of England):
+    # "go on" is the only option left, taken without asking.
     assert numbers(state, 1)["money"] == 1 and numbers(state, 1)["loans"] == 1
-    assert set(options(e, state, "start")) == {"start:go on", "start:take a loan"}   # £1 < £15
-    state = answer(e, state, "start", "start:take a loan")
-    assert numbers(state, 1)["money"] == 11 and numbers(state, 1)["loans"] == 2
-    state = answer(e, state, "start", "start:go on")
     state = take_from_deck(e, state)
     expect(e, state, "action")
 
@@ -895,20 +850,22 @@ def test_public_houses_the_hand_adds_no_poverty(L: London, use_pub: bool) -> Non
 
 
 def test_whitehall_activates_again_for_free_a_card_activated_this_turn(L: London) -> None:
-    # East India Company (discard a card, +£12) and Salters (+£4) activated, then Whitehall: East
-    # India Company again, without a discard. Mercers, face down since an earlier turn, is not offered.
+    # East India Company (discard a card, +£12, flips), Grand Hotel (+£4) and British Museum (+1
+    # prestige) activated, then Whitehall: Grand Hotel again. East India Company, face down since
+    # its activation, is out of play (RULINGS), as are Mercers (covered) and Fishmongers (face down).
     e = L.engine
-    state = activation(L, [["east-india-company-a"], ["salters-a"], ["mercers-a", "whitehall-c"], ["-fishmongers-a"],
-                           [SPARE]], hand=("poor-a-1", "grocers-a"))
+    state = activation(L, [["east-india-company-a"], ["grand-hotel-c"], ["british-museum-b"],
+                           ["mercers-a", "whitehall-c"], ["-fishmongers-a"], [SPARE]], hand=("poor-a-1", "grocers-a"))
     state = activate(L, state, "east-india-company-a")
     state = pick_card(e, state, "given", "poor-a-1")
-    state = activate(L, state, "salters-a")
+    state = activate(L, state, "grand-hotel-c")
+    state = activate(L, state, "british-museum-b")
     before = state
     state = activate(L, state, "whitehall-c")
-    assert set(options(e, state, "repeat")) == {"repeat:east-india-company-a", "repeat:salters-a"}
-    state = answer(e, state, "repeat", "repeat:east-india-company-a")
-    expect(e, state, "step")                                        # no discard asked
-    assert delta(before, state) == {"money": 12, "prestige": 0, "poverty": 0, "loans": 0}
+    assert set(options(e, state, "repeat")) == {"repeat:grand-hotel-c", "repeat:british-museum-b"}
+    state = answer(e, state, "repeat", "repeat:grand-hotel-c")
+    expect(e, state, "step")
+    assert delta(before, state) == {"money": 4, "prestige": 0, "poverty": 0, "loans": 0}
     assert sorted(L.hand(state, 0)) == sorted(["grocers-a", TURN_CARD])
     assert not L.face_up(state, "whitehall-c")
     assert step_cards(L, state) == {SPARE}
