@@ -128,9 +128,7 @@ class CityrulesServer(LanguageServer):
     def to_lsp(self, d: Diagnostic, sources: dict[str, str]) -> T.Diagnostic:
         """A diagnostic as validate prints it: message and hint, code, severity, related places."""
         related = []
-        # The related places of a diagnostic (ruledsl.diagnostics `related`: span and message each),
-        # where the version of ruledsl in use has them.
-        for note in getattr(d, "related", ()):
+        for note in d.related:
             uri = from_fs_path(str(file_of(note.span.file)))
             if uri is not None:
                 related.append(T.DiagnosticRelatedInformation(

@@ -189,3 +189,26 @@ def test_broken_files_never_stop_the_server(folder: Path, editor: Client) -> Non
     editor.notify("textDocument/didSave", {"textDocument": {"uri": uris[rules]}})
     assert editor.wait_diagnostics(uris[rules], before) == []
     assert editor.proc.poll() is None
+
+
+def test_a_diagnostics_notes_are_its_related_information(folder: Path, editor: Client,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # A table holding text used as a number: the error at the rules line notes where the data is.
+    game_file = folder / "game.yaml"
+    u = editor.open(game_file)
+    editor.wait_diagnostics(u, 0)
+    line, col = _find(game_file, "parcels_per_lot: 4")
+    start = col + len("parcels_per_lot: ")
+    before = time.perf_counter()
+    editor.replace(game_file, line, start, start + 1, "four")
+    found = editor.wait_diagnostics(uri(folder / "buying.rules"), before)
+    error = next(d for d in found if d["code"] == "type")
+    [note] = error["relatedInformation"]
+    assert note["location"]["uri"] == u
+    assert note["location"]["range"] == {"start": {"line": line, "character": start},
+                                         "end": {"line": line, "character": start + 4}}
+    edited = game_file.read_text().replace("parcels_per_lot: 4", "parcels_per_lot: four")
+    monkeypatch.chdir(folder.parent)   # where the server runs: file names in messages are relative to it
+    _, expected, _ = check_game(folder, texts={game_file: edited})
+    [same] = [d for d in expected if d.code == "type" and d.severity == "error"]
+    assert note["message"] == same.related[0].message
