@@ -33,7 +33,7 @@ from ..core.view import view as seat_view
 from ..load.games import game_ref
 from .common import check_players, engine_of, survey, too_many, win_returns
 
-_REGISTERED: dict[str, tuple[Engine, int, int, int]] = {}
+_REGISTERED: dict[str, type["CityrulesGame"]] = {}
 
 
 class _NeedChance(BaseException):
@@ -77,7 +77,8 @@ def _canonical(value: Any) -> str:
 class _Position:
     """Everything a state holds, cheap to clone: engine states are never changed once made, so shared."""
 
-    def __init__(self, engine: Engine, players: int, cap: int):
+    def __init__(self, name: str, engine: Engine, players: int, cap: int):
+        self.name = name                               # the registered game's short name
         self.engine = engine
         self.players = players
         self.cap = cap
@@ -93,6 +94,14 @@ class _Position:
         other.forced = list(self.forced)
         other.own = [list(o) for o in self.own]
         return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickling (OpenSpiel's serialization): everything but the engine, found again by name."""
+        return {k: v for k, v in self.__dict__.items() if k != "engine"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self.engine = _REGISTERED[data["name"]].engine
 
     def replay(self) -> None:
         """Run from the last decision with the chosen outcomes; stop at a new chance node or a decision."""
@@ -122,7 +131,7 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: "CityrulesGame"):
         super().__init__(game)
-        self.p = _Position(game.engine, game.players, game.cap)
+        self.p = _Position(game.get_type().short_name, game.engine, game.players, game.cap)
         self.p.replay()
 
     @property
@@ -316,6 +325,6 @@ def load(game: str | Path | Game | Engine, players: int | None = None, max_actio
         made = type(f"CityrulesGame_{name}", (CityrulesGame,), {
             "__init__": __init__, "engine": Engine(engine.game), "players": players, "cap": cap})
         pyspiel.register_game(game_type, made)
-        _REGISTERED[name] = (engine, players, actions, cap)
+        _REGISTERED[name] = made
     loaded: CityrulesGame = pyspiel.load_game(name)
     return loaded
