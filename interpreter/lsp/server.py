@@ -24,7 +24,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from ruledsl.diagnostics import Diagnostic, Span
 
 from .project import GameProject, Report, file_of, game_folder
-from .symbols import Cursor, Symbol, Symbols, word_at
+from .symbols import Cursor, Symbol, Symbols, file_at, word_at
 
 SOURCE = "cityrules"
 # Wait this long after a keystroke before checking: a burst of typing is checked once, at its end.
@@ -162,6 +162,21 @@ class CityrulesServer(LanguageServer):
         cursor = word_at(doc.source, shown, server.line + 1, server.character + 1)
         return cached[1], cursor, shown, server.line + 1, report
 
+    def file_named(self, uri: str, position: T.Position) -> T.Location | None:
+        """The start of a game file whose name is written at a position (`board: board.yaml`)."""
+        path = _path(uri)
+        folder = game_folder(path) if path is not None else None
+        if folder is None:
+            return None
+        doc = self.workspace.get_text_document(uri)
+        server = self.workspace.position_codec.position_from_client_units(doc.lines, position)
+        name = file_at(doc.source, server.line + 1, server.character + 1)
+        target = (folder / name).resolve() if name is not None else None
+        if target is None or folder not in target.parents or not target.is_file():
+            return None
+        found = from_fs_path(str(target))
+        return T.Location(found, T.Range(T.Position(0, 0), T.Position(0, 0))) if found else None
+
     def location(self, symbol: Symbol, report: Report) -> T.Location | None:
         """Where a symbol is defined, as an LSP location."""
         if symbol.span is None:
@@ -217,6 +232,9 @@ def build_server() -> CityrulesServer:
     @server.feature(T.TEXT_DOCUMENT_DEFINITION)
     @_guarded
     def definition(ls: CityrulesServer, params: T.DefinitionParams) -> list[T.Location] | None:
+        named = ls.file_named(params.text_document.uri, params.position)
+        if named is not None:
+            return [named]
         found = ls.at(params.text_document.uri, params.position)
         if found is None or found[1] is None:
             return None

@@ -68,6 +68,20 @@ def word_at(text: str, file: str, line: int, column: int) -> Cursor | None:
     return None
 
 
+_FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\.(?:rules|ya?ml)")
+
+
+def file_at(text: str, line: int, column: int) -> str | None:
+    """The name of a game file written at a 1-based position (`rules: [round.rules]`), or None."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    for found in _FILE.finditer(lines[line - 1]):
+        if found.start() < column <= found.end():
+            return found.group(0)
+    return None
+
+
 class Symbols:
     """The names of one game, built from the texts of its files."""
 

@@ -212,3 +212,17 @@ def test_a_diagnostics_notes_are_its_related_information(folder: Path, editor: C
     _, expected, _ = check_game(folder, texts={game_file: edited})
     [same] = [d for d in expected if d.code == "type" and d.severity == "error"]
     assert note["message"] == same.related[0].message
+
+
+def test_go_to_definition_of_a_file_named_in_game_yaml(folder: Path, editor: Client) -> None:
+    game_file = folder / "game.yaml"
+    u = editor.open(game_file)
+    editor.wait_diagnostics(u, 0)
+    line, col = _find(game_file, "payout.rules")
+    found = editor.request("textDocument/definition", editor.position(u, line, col + 3))
+    assert found == [{"uri": uri(folder / "payout.rules"),
+                      "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}}]
+    line, col = _find(game_file, "start: game")
+    found = editor.request("textDocument/definition", editor.position(u, line, col + 8))
+    assert found[0]["uri"] == uri(folder / "round.rules")
+    assert found[0]["range"]["start"]["line"] == _find(folder / "round.rules", "phase game")[0]
