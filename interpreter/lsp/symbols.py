@@ -68,6 +68,7 @@ def word_at(text: str, file: str, line: int, column: int) -> Cursor | None:
     return None
 
 
+_TOKEN = re.compile(r"[A-Za-z0-9_.-]+")   # one character class: linear on any line
 _FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\.(?:rules|ya?ml)")
 
 
@@ -76,9 +77,9 @@ def file_at(text: str, line: int, column: int) -> str | None:
     lines = text.splitlines()
     if not 1 <= line <= len(lines):
         return None
-    for found in _FILE.finditer(lines[line - 1]):
+    for found in _TOKEN.finditer(lines[line - 1]):
         if found.start() < column <= found.end():
-            return found.group(0)
+            return found.group(0) if _FILE.fullmatch(found.group(0)) else None
     return None
 
 
