@@ -177,9 +177,10 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance:{action}"
-        if self.p.now is not None and self.p.now["pending"] is not None and player in self.engine.open_seats(self.p.now):
-            if 0 <= action < self.engine.option_count(self.p.now, player):
-                return self.engine.option_id(self.p.now, player, action)
+        now = self.p.now
+        if now is not None and now["pending"] is not None and player in self.engine.open_seats(now):
+            if 0 <= action < self.engine.option_count(now, player):
+                return self.engine.option_id(now, player, action)
         return f"option {action}"
 
     def is_terminal(self) -> bool:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from .common import EXIT_OK, EXIT_USAGE
+from .common import EXIT_OK, EXIT_USAGE, sub_parser
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
@@ -22,9 +22,11 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `lsp` sub-command's arguments."""
-    p = sub.add_parser("lsp", help="run the language server for editors (stdio; see docs/editors.md)",
-                       description="Speak the Language Server Protocol on standard input and output: "
-                       "validate's diagnostics as you type, go to definition, hover and completion for "
-                       ".rules files, game YAML files and scenario files. Editors start it themselves.")
-    p.add_argument("--stdio", action="store_true", help="accepted for editors that pass it (stdio is the only transport)")
+    p = sub_parser(sub, "lsp", "run the language server for editors (stdio; see docs/editors.md)",
+                   "Speak the Language Server Protocol on standard input and output: validate's diagnostics as "
+                   "you type, go to definition, hover and completion for .rules files, the game's YAML files and "
+                   "scenario files. Editors start it themselves; docs/editors.md says how to set one up.",
+                   ["cityrules lsp", ".venv/bin/cityrules lsp --stdio"])
+    p.add_argument("--stdio", action="store_true",
+                   help="accepted for editors that pass it; stdio is the only transport and the default")
     p.set_defaults(func=cmd_lsp)

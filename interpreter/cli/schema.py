@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..load.schema_check import SchemaName, draft7, load_schema
-from .common import EXIT_OK
+from .common import EXIT_OK, sub_parser
 
 SCHEMAS: tuple[SchemaName, ...] = ("game", "board", "components")
 
@@ -34,11 +34,13 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `schema` sub-command's arguments."""
-    p = sub.add_parser("schema", help="write the JSON Schemas of the game's YAML files (for editors)",
-                       description="Write game.schema.json, board.schema.json and components.schema.json, the "
-                       "schemas validate checks the YAML files with, so that a YAML editor checks and completes "
-                       "them too (see docs/editors.md).")
+    p = sub_parser(sub, "schema", "write the JSON Schemas of the game's YAML files (for editors)",
+                   "Write game.schema.json, board.schema.json and components.schema.json, the schemas validate "
+                   "checks the YAML files with, so that a YAML editor checks and completes them too "
+                   "(see docs/editors.md).",
+                   ["cityrules schema", "cityrules schema --out ~/schemas --draft 7"])
     p.add_argument("--out", default="schemas", metavar="DIR", help="folder to write them into (default: schemas)")
     p.add_argument("--draft", choices=["2020-12", "7"], default="2020-12",
-                   help="JSON Schema draft: 2020-12 as validate uses it, or 7 for editors that know only draft 7")
+                   help="JSON Schema draft: 2020-12 as validate uses it (default), "
+                   "or 7 for editors that know only draft 7")
     p.set_defaults(func=cmd_schema)
