@@ -31,14 +31,27 @@ def _hidden_from(visible: str, owner: int | None, seat: int) -> bool:
     return visible == "nobody" or (visible == "owner" and owner != seat)
 
 
+def _shape(value: Any) -> Any:
+    return [_shape(v) for v in value] if isinstance(value, list) else None
+
+
+def _leaves(value: Any) -> list[Any]:
+    return [leaf for v in value for leaf in _leaves(v)] if isinstance(value, list) else [value]
+
+
+def _refill(shape: Any, leaves: list[Any]) -> Any:
+    return [_refill(s, leaves) for s in shape] if isinstance(shape, list) else leaves.pop()
+
+
 def _altered(value: Any, pick: random.Random) -> Any:
-    """Another value of the same shape: lists reordered (sizes kept), numbers and yes/no changed."""
+    """Another value of the same shape: the elements of lists reordered (nesting and sizes kept, they
+    may be public), numbers and yes/no changed."""
     if isinstance(value, list):
-        items = [_altered(v, pick) for v in value]
-        pick.shuffle(items)
-        if len(items) > 1 and items == value:
-            items = items[1:] + items[:1]
-        return items
+        leaves = [_altered(v, pick) for v in _leaves(value)]
+        pick.shuffle(leaves)
+        if len(set(map(repr, leaves))) > 1 and leaves == _leaves(value):
+            leaves = leaves[1:] + leaves[:1]
+        return _refill(_shape(value), leaves[::-1])
     if isinstance(value, bool):
         return not value
     if isinstance(value, int):
@@ -51,8 +64,8 @@ def _altered(value: Any, pick: random.Random) -> Any:
 def hidden_twin(engine: Engine, state: dict[str, Any], seat: int, seed: int = 0) -> tuple[dict[str, Any], int]:
     """A copy of the state that differs only in what `seat` may not see; and how many parts were changed.
 
-    Hidden fields are reordered or changed (lists keep their sizes, which may be public); items
-    in hidden lists are also swapped with items in other hidden lists of the same size; answers
+    Hidden fields are reordered or changed (lists keep their shapes, which may be public); the
+    contents of hidden lists are also exchanged with other hidden lists of the same shape; answers
     other seats gave to an open simultaneous choice are changed; a private log line is added.
     """
     pick = random.Random(seed)
@@ -82,7 +95,7 @@ def hidden_twin(engine: Engine, state: dict[str, Any], seat: int, seed: int = 0)
                 changed += 1
     # Exchange the contents of hidden lists of the same size (another seat's hand for a third's).
     for (a, i), (b, j) in zip(hidden_lists, hidden_lists[1:]):
-        if len(a[i]) == len(b[j]) and a[i] != b[j]:
+        if _shape(a[i]) == _shape(b[j]) and a[i] != b[j]:
             a[i], b[j] = b[j], a[i]
             changed += 1
     p = twin["pending"]
