@@ -22,6 +22,14 @@ def uri(path: Path) -> str:
     return found
 
 
+def find(path: Path, text: str) -> tuple[int, int]:
+    """0-based line and character of the first occurrence of a text in a file (as on disk)."""
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
+        if text in line:
+            return n, line.index(text)
+    raise AssertionError(f"{text!r} is not in {path}")
+
+
 class Client:
     """An editor connected to `cityrules lsp`: requests, notifications, and what the server sends back."""
 
@@ -97,6 +105,16 @@ class Client:
             "textDocument": {"uri": u, "version": self.versions[u]},
             "contentChanges": [{"range": {"start": {"line": line, "character": start},
                                           "end": {"line": line, "character": end}}, "text": new}]})
+
+    def type_at(self, path: Path, text: str, skip: int, length: int, new: str) -> tuple[int, int, list[dict[str, Any]]]:
+        """Type `new` over `length` characters, `skip` characters after the first `text` of an open file.
+
+        Returns the 0-based line and character where the typing starts, and the file's diagnostics after it.
+        """
+        line, col = find(path, text)
+        before = time.perf_counter()
+        self.replace(path, line, col + skip, col + skip + length, new)
+        return line, col + skip, self.wait_diagnostics(uri(path), before)
 
     def wait_diagnostics(self, u: str, after: float, timeout: float = 60) -> list[dict[str, Any]]:
         """The diagnostics of a file published after a moment (perf_counter), waiting for them."""

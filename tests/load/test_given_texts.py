@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
+from workbench_helpers import game_copy
 from interpreter.load.loader import check_game, games_root
 
 
 def _copy(tmp_path: Path) -> Path:
-    folder = tmp_path / "downtown"
-    shutil.copytree(games_root() / "downtown", folder)
-    return folder
+    return game_copy(tmp_path, games_root() / "downtown", keep_tests=True)
 
 
 def test_a_given_rules_text_is_checked_instead_of_the_file(tmp_path: Path) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from workbench_helpers import game_copy
 from interpreter.load.loader import games_root, shipped_games
 from interpreter.lsp.project import GameProject, game_folder
 from interpreter.lsp.symbols import Symbols, word_at
@@ -16,9 +16,7 @@ HARBOUR = Path(__file__).resolve().parents[2] / "examples" / "harbour"
 
 @pytest.fixture()
 def folder(tmp_path: Path) -> Path:
-    target = tmp_path / "downtown"
-    shutil.copytree(games_root() / "downtown", target)
-    return target
+    return game_copy(tmp_path, games_root() / "downtown", keep_tests=True)
 
 
 def test_only_what_changed_is_checked_again(folder: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,14 +9,13 @@ from pathlib import Path
 import pytest
 
 from interpreter.load.loader import check_game, games_root
-from lsp_helpers import Client, uri
+from lsp_helpers import Client, find, uri
+from workbench_helpers import game_copy
 
 
 @pytest.fixture()
 def folder(tmp_path: Path) -> Path:
-    target = tmp_path / "downtown"
-    shutil.copytree(games_root() / "downtown", target)
-    return target
+    return game_copy(tmp_path, games_root() / "downtown", keep_tests=True)
 
 
 @pytest.fixture()
@@ -28,34 +26,21 @@ def editor(folder: Path) -> Iterator[Client]:
     assert "Traceback" not in errors, errors
 
 
-def _find(path: Path, text: str) -> tuple[int, int]:
-    """0-based line and character of the first occurrence of a text in a file."""
-    for n, line in enumerate(path.read_text().splitlines()):
-        if text in line:
-            return n, line.index(text)
-    raise AssertionError(text)
-
-
 def test_a_mistyped_phase_shows_at_its_line_with_validates_message(folder: Path, editor: Client) -> None:
     rules = folder / "round.rules"
     u = editor.open(rules)
     assert editor.wait_diagnostics(u, 0) == []
-    line, col = _find(rules, "run planning")
-    before = time.perf_counter()
-    editor.replace(rules, line, col + 4, col + 12, "planing")
-    shown = editor.wait_diagnostics(u, before)
+    line, col, shown = editor.type_at(rules, "run planning", 4, 8, "planing")
     # What validate says of the same text, written to disk.
-    text = rules.read_text().splitlines()
-    text[line] = text[line][:col + 4] + "planing" + text[line][col + 12:]
-    rules.write_text("\n".join(text) + "\n")
+    rules.write_text(rules.read_text().replace("run planning", "run planing", 1))
     _, expected, _ = check_game(folder)
     error = next(d for d in expected if d.severity == "error")
     got = next(d for d in shown if d["severity"] == 1)
     assert got["code"] == error.code == "unknown-phase"
     assert got["message"] == f"{error.message} ({error.hint})" == "no phase called 'planing' (did you mean 'planning'?)"
     assert got["range"]["start"] == {"line": error.span.line - 1, "character": error.span.column - 1} == {
-        "line": line, "character": col + 4}
-    assert got["range"]["end"] == {"line": line, "character": col + 4 + len("planing")}
+        "line": line, "character": col}
+    assert got["range"]["end"] == {"line": line, "character": col + len("planing")}
     assert len(shown) == len(expected)
 
 
@@ -64,7 +49,7 @@ def test_diagnostics_follow_the_unsaved_text_and_clear_when_fixed(folder: Path, 
     on_disk = rules.read_text()
     u = editor.open(rules)
     editor.wait_diagnostics(u, 0)
-    line, col = _find(rules, "run planning")
+    line, col = find(rules, "run planning")
     before = time.perf_counter()
     editor.replace(rules, line, col + 4, col + 12, "planing")
     assert editor.wait_diagnostics(u, before)
@@ -78,7 +63,7 @@ def test_a_change_in_game_yaml_reports_in_the_rules_file_it_breaks(folder: Path,
     game_file = folder / "game.yaml"
     u = editor.open(game_file)
     editor.wait_diagnostics(u, 0)
-    line, col = _find(game_file, "lobby_weight")
+    line, col = find(game_file, "lobby_weight")
     before = time.perf_counter()
     editor.replace(game_file, line, col, col + len("lobby_weight"), "lobby_weigth")
     rules_uri = uri(folder / "round.rules")
@@ -90,13 +75,10 @@ def test_a_scenario_file_gets_validates_diagnostics(folder: Path, editor: Client
     scenario = folder / "tests" / "payouts.yaml"
     u = editor.open(scenario)
     assert editor.wait_diagnostics(u, 0) == []
-    line, col = _find(scenario, "auto: target")
-    before = time.perf_counter()
-    editor.replace(scenario, line, col + 6, col + 12, "tagret")
-    found = editor.wait_diagnostics(u, before)
+    line, col, found = editor.type_at(scenario, "auto: target", 6, 6, "tagret")
     assert [d["code"] for d in found] == ["unknown-name"]
     assert found[0]["message"].startswith("no decision 'tagret'") and "did you mean 'target'?" in found[0]["message"]
-    assert found[0]["range"]["start"] == {"line": line, "character": col + 6}
+    assert found[0]["range"]["start"] == {"line": line, "character": col}
 
 
 def test_go_to_definition_of_phases_formulas_tables_fields_and_locals(folder: Path, editor: Client) -> None:
@@ -109,28 +91,28 @@ def test_go_to_definition_of_phases_formulas_tables_fields_and_locals(folder: Pa
         assert found, (line, character)
         return found[0]["uri"].rsplit("/", 1)[1], found[0]["range"]["start"]["line"]
 
-    line, col = _find(rules, "run vote(lot)")
-    assert target(line, col + 5) == ("round.rules", _find(rules, "phase vote")[0])
-    assert target(line, col + 10) == ("round.rules", _find(rules, "for lot in")[0])  # the loop variable
-    line, col = _find(rules, "lobby_weight")
-    assert target(line, col + 3) == ("game.yaml", _find(folder / "game.yaml", "lobby_weight")[0])
-    line, col = _find(rules, "s.lobby")
-    assert target(line, col + 3) == ("game.yaml", _find(folder / "game.yaml", "lobby: {type")[0])
+    line, col = find(rules, "run vote(lot)")
+    assert target(line, col + 5) == ("round.rules", find(rules, "phase vote")[0])
+    assert target(line, col + 10) == ("round.rules", find(rules, "for lot in")[0])  # the loop variable
+    line, col = find(rules, "lobby_weight")
+    assert target(line, col + 3) == ("game.yaml", find(folder / "game.yaml", "lobby_weight")[0])
+    line, col = find(rules, "s.lobby")
+    assert target(line, col + 3) == ("game.yaml", find(folder / "game.yaml", "lobby: {type")[0])
     payout = folder / "payout.rules"
     pu = editor.open(payout)
-    line, col = _find(payout, "let value = value_per_marker")
+    line, col = find(payout, "let value = value_per_marker")
     found = editor.request("textDocument/definition", editor.position(pu, line, col + 15))
-    assert found[0]["uri"] == pu and found[0]["range"]["start"]["line"] == _find(payout, "formula value_per_marker")[0]
+    assert found[0]["uri"] == pu and found[0]["range"]["start"]["line"] == find(payout, "formula value_per_marker")[0]
 
 
 def test_hover_shows_type_and_description(folder: Path, editor: Client) -> None:
     payout = folder / "payout.rules"
     u = editor.open(payout)
     editor.wait_diagnostics(u, 0)
-    line, col = _find(payout, "gain value * mine + extra to s.money")
+    line, col = find(payout, "gain value * mine + extra to s.money")
     text = editor.request("textDocument/hover", editor.position(u, line, col + 32))["contents"]["value"]
     assert "seat field money: int" in text and "cash; changes only by pay and gain" in text
-    line, col = _find(payout, "let value = value_per_marker")
+    line, col = find(payout, "let value = value_per_marker")
     text = editor.request("textDocument/hover", editor.position(u, line, col + 15))["contents"]["value"]
     assert "formula value_per_marker(lot: node) -> int" in text
 
@@ -139,14 +121,14 @@ def test_completion_offers_the_names_in_scope(folder: Path, editor: Client) -> N
     payout = folder / "payout.rules"
     u = editor.open(payout)
     editor.wait_diagnostics(u, 0)
-    line, _ = _find(payout, "let extra = bonus_for")
+    line, _ = find(payout, "let extra = bonus_for")
     items = editor.request("textDocument/completion", editor.position(u, line + 1, 4))["items"]
     labels = [i["label"] for i in items]
     for name in ("lot", "value", "owners", "extra", "prices", "mayor", "well_placed", "len", "seats"):
         assert name in labels, name
     assert labels.index("extra") < labels.index("prices")     # locals first
     assert "mine" not in labels                               # made later, inside a loop
-    line, col = _find(payout, "s.markers += mine")
+    line, col = find(payout, "s.markers += mine")
     members = [i["label"] for i in editor.request(
         "textDocument/completion", editor.position(u, line, col + 2))["items"]]
     assert {"money", "markers", "lobby", "plaque", "shape"} <= set(members) and "prices" not in members
@@ -197,7 +179,7 @@ def test_a_diagnostics_notes_are_its_related_information(folder: Path, editor: C
     game_file = folder / "game.yaml"
     u = editor.open(game_file)
     editor.wait_diagnostics(u, 0)
-    line, col = _find(game_file, "parcels_per_lot: 4")
+    line, col = find(game_file, "parcels_per_lot: 4")
     start = col + len("parcels_per_lot: ")
     before = time.perf_counter()
     editor.replace(game_file, line, start, start + 1, "four")
@@ -218,11 +200,11 @@ def test_go_to_definition_of_a_file_named_in_game_yaml(folder: Path, editor: Cli
     game_file = folder / "game.yaml"
     u = editor.open(game_file)
     editor.wait_diagnostics(u, 0)
-    line, col = _find(game_file, "payout.rules")
+    line, col = find(game_file, "payout.rules")
     found = editor.request("textDocument/definition", editor.position(u, line, col + 3))
     assert found == [{"uri": uri(folder / "payout.rules"),
                       "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}}]
-    line, col = _find(game_file, "start: game")
+    line, col = find(game_file, "start: game")
     found = editor.request("textDocument/definition", editor.position(u, line, col + 8))
     assert found[0]["uri"] == uri(folder / "round.rules")
-    assert found[0]["range"]["start"]["line"] == _find(folder / "round.rules", "phase game")[0]
+    assert found[0]["range"]["start"]["line"] == find(folder / "round.rules", "phase game")[0]
