@@ -82,15 +82,12 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
     def _seat(self, agent: str) -> int:
         return self.possible_agents.index(agent)
 
-    def _options(self, seat: int) -> list[str]:
-        state = self.state_
-        assert state is not None
-        if state["result"] is not None or seat not in self.engine.open_seats(state):
-            return []
-        count = self.engine.option_count(state, seat)
-        if count > self.max_actions:
-            raise too_many(count, self.max_actions)
-        return [self.engine.option_id(state, seat, k) for k in range(count)]
+    def _options(self, shown: dict[str, Any]) -> list[str]:
+        """The ids of the options a seat's view offers it (none when it is not asked)."""
+        ids = [option_id for option_id, _ in (shown["pending"] or {}).get("options", [])]
+        if len(ids) > self.max_actions:
+            raise too_many(len(ids), self.max_actions)
+        return ids
 
     def _after_move(self) -> None:
         """Who acts next, and the end of the game when it has come."""
@@ -111,7 +108,7 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
         for a in self.agents:
             self.infos[a] = {}
         if self.agents and state["result"] is None and not any(self.truncations.values()):
-            self.infos[self.agent_selection] = {"options": self._options(self._seat(self.agent_selection))}
+            self.infos[self.agent_selection] = {"options": self._options(self.view(self.agent_selection))}
 
     def step(self, action: Any) -> None:
         """Answer the current agent's decision with option index `action`."""
@@ -141,11 +138,11 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: its view as a vector, and the mask of its legal actions now."""
-        seat = self._seat(agent)
-        options = self._options(seat)
+        shown = self.view(agent)
+        options = self._options(shown)
         mask = np.zeros(self.max_actions, np.int8)
         mask[:len(options)] = 1
-        return {"observation": self.encoder.encode(self.view(agent), options), "action_mask": mask}
+        return {"observation": self.encoder.encode(shown, options), "action_mask": mask}
 
     def render(self) -> str | None:
         """The view of the agent to act, as text (render_mode "ansi")."""

@@ -132,6 +132,9 @@ class Symbols:
             return [s for group in self.by_name.values() for s in group if s.kind == "phase"]
         if after_dot:
             return [s for group in self.by_name.values() for s in group if s.kind in MEMBER_KINDS]
+        if file not in self.trees:
+            # A YAML file (game, board, items, scenarios) names fields, decisions and phases alike.
+            return [s for group in self.by_name.values() for s in group if s.kind not in ("builtin", "constant")]
         names = {s.name: s for s in self.locals(file, line)}
         plain = [s for group in self.by_name.values() for s in group
                  if s.kind not in MEMBER_KINDS and s.kind != "decision" and s.name not in names]

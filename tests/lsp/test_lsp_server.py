@@ -208,3 +208,12 @@ def test_go_to_definition_of_a_file_named_in_game_yaml(folder: Path, editor: Cli
     found = editor.request("textDocument/definition", editor.position(u, line, col + 8))
     assert found[0]["uri"] == uri(folder / "round.rules")
     assert found[0]["range"]["start"]["line"] == find(folder / "round.rules", "phase game")[0]
+
+
+def test_completion_in_a_scenario_file_offers_decisions_and_fields(folder: Path, editor: Client) -> None:
+    scenario = folder / "tests" / "payouts.yaml"
+    u = editor.open(scenario)
+    editor.wait_diagnostics(u, 0)
+    line, col = find(scenario, "auto: target")
+    labels = {i["label"] for i in editor.request("textDocument/completion", editor.position(u, line, col + 8))["items"]}
+    assert {"target", "kind", "parcels", "money", "plaque", "mayor"} <= labels
