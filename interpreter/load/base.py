@@ -49,8 +49,14 @@ class LoaderBase:
         self._lines: dict[str, list[str]] = {}
 
     def given_text(self, name: str) -> str | None:
-        """The text given for a file of the game in place of the disk's (see `texts`), or None."""
-        return self.texts.get((self.folder / name).resolve()) if self.texts else None
+        """The text given for a file of the game in place of the disk's (see `texts`), or None.
+
+        Only files inside the folder can be given: a name leading out of it is read as always.
+        """
+        if not self.texts:
+            return None
+        path = (self.folder / name).resolve()
+        return self.texts.get(path) if self.folder.resolve() in path.parents else None
 
     def yaml(self, name: str, schema: str) -> tuple[Any, PositionMap | None, str]:
         shown = _display(self.folder, name)

@@ -36,3 +36,12 @@ def test_a_given_yaml_text_is_checked_instead_of_the_file(tmp_path: Path) -> Non
     broken = "name: [unclosed\n"
     _, diags, _ = check_game(folder, texts={game_file: broken})
     assert [d.code for d in diags] == ["yaml-syntax"]
+
+
+def test_a_text_given_for_a_file_outside_the_folder_is_not_read(tmp_path: Path) -> None:
+    folder = _copy(tmp_path)
+    outside = tmp_path / "elsewhere.rules"
+    game_file = folder / "game.yaml"
+    edited = game_file.read_text().replace("rules: [setup.rules,", "rules: [../elsewhere.rules, setup.rules,")
+    _, diags, _ = check_game(folder, texts={game_file: edited, outside: "phase game:\n    pass\n"})
+    assert any(d.code in ("missing-file", "schema") for d in diags), diags
