@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -218,7 +219,7 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * 2 ** 62) if callable(probability_sampler) else 0
         sample = InfoSet(self.engine, self.p.now, player_id).sample(seed)
         sample["log"] = [e for e in self.p.now["log"] if e["to"] is None or player_id in e["to"]]
-        _answer_again(self.engine, sample, player_id, seed)
+        _answer_again(sample, self.p.now, seed)
         other: CityrulesState = self.clone()
         other.p.now, other.p.base, other.p.move, other.p.forced = sample, None, None, []
         other.p.own = [list(o) if s == player_id else [] for s, o in enumerate(self.p.own)]
@@ -230,19 +231,24 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         return "setup" if state is None else _canonical(seat_view(self.engine, state, None))
 
 
-def _answer_again(engine: Engine, state: dict[str, Any], seat: int, seed: int) -> None:
-    """Other seats whose answers to the open simultaneous choice were forgotten answer again, at random."""
-    import random
+def _answer_again(sample: dict[str, Any], real: dict[str, Any], seed: int) -> None:
+    """The same seats have answered the open simultaneous choice in the sample as in the real state.
 
+    The determinization forgets other seats' answers (the seat asked now does not know them) and
+    may give a seat other options (drawn from other secrets); a seat that had answered answers
+    again at random among its options in the sample, and one that had not is asked in the sample too.
+    """
     pick = random.Random(seed)
-    p = state["pending"]
-    if p is None:
+    p, was = sample["pending"], real["pending"]
+    if p is None or was is None:
         return
-    for i, s in enumerate(p["seats"]):
-        if s != seat and not p["done"][i] and seat in p["seats"] and p["seats"].index(seat) > i:
-            k = pick.randrange(len(p["options"][i]))
-            p["answers"][i], p["done"][i] = p["options"][i][k], True
-            p["left"] -= 1
+    for i, done in enumerate(was["done"]):
+        if done and not p["done"][i]:
+            p["answers"][i] = p["options"][i][pick.randrange(len(p["options"][i]))]
+            p["done"][i], p["left"] = True, p["left"] - 1
+        elif p["done"][i] and not done:
+            p["answers"][i] = None
+            p["done"][i], p["left"] = False, p["left"] + 1
 
 
 class _Observer:
@@ -295,11 +301,13 @@ def load(game: str | Path | Game | Engine, players: int | None = None, max_actio
     """The game as an OpenSpiel game, registered with pyspiel (loading it again gives a new instance).
 
     `max_actions` (option indexes) and `max_decisions` (answers after which a game is cut short)
-    default to a seeded survey's figures (see `common.survey`).
+    default to a seeded survey's figures (see `common.survey`); given, they are part of the
+    registered name (`..._d40`), so that each setting is a game of its own.
     """
     engine = engine_of(game, variant)
     players = check_players(engine, players)
-    name = short_name(engine, players)
+    name = short_name(engine, players) + "".join(
+        f"_{key}{value}" for key, value in (("a", max_actions), ("d", max_decisions)) if value is not None)
     if name not in _REGISTERED:
         found = survey(engine, players, seed)
         actions = max_actions if max_actions is not None else found.options
