@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib
 import json
 import random
 from pathlib import Path
@@ -212,12 +213,10 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "CityrulesState":
         """A state `player_id` cannot tell from this one: its information set's hidden parts redrawn."""
-        from ..agents.determinize import InfoSet   # the bots' determinization: a seat's view → full states
-
         if self.p.now is None or self.p.outcomes:
             return self.clone()  # type: ignore[no-any-return]   # chance nodes are not searched from
         seed = int(probability_sampler() * 2 ** 62) if callable(probability_sampler) else 0
-        sample = InfoSet(self.engine, self.p.now, player_id).sample(seed)
+        sample: dict[str, Any] = _determinize().InfoSet(self.engine, self.p.now, player_id).sample(seed)
         sample["log"] = [e for e in self.p.now["log"] if e["to"] is None or player_id in e["to"]]
         _answer_again(sample, self.p.now, seed)
         other: CityrulesState = self.clone()
@@ -229,6 +228,15 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         """What a spectator sees (the full state holds what no one may see)."""
         state = self.seen()
         return "setup" if state is None else _canonical(seat_view(self.engine, state, None))
+
+
+def _determinize() -> Any:
+    """The bots' determinization (a seat's view → full states), `interpreter.agents.determinize`."""
+    try:
+        return importlib.import_module("interpreter.agents.determinize")
+    except ModuleNotFoundError as err:
+        raise NotImplementedError("resampling a state needs interpreter.agents.determinize, the bots' "
+                                  "determinization, which this installation does not have") from err
 
 
 def _answer_again(sample: dict[str, Any], real: dict[str, Any], seed: int) -> None:
