@@ -19,15 +19,15 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib
 import json
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pyspiel
 
+from ..agents.determinize import InfoSet, sampler
 from ..core.engine import Engine
 from ..core.game import Game
 from ..core.state import copy_state
@@ -36,6 +36,8 @@ from ..load.games import game_ref
 from .common import check_players, engine_of, survey, too_many, win_returns
 
 _REGISTERED: dict[str, type["CityrulesGame"]] = {}
+# Per registered game: the bots' information sets (their walk over the fields prepared once).
+_INFOSETS: dict[str, Callable[[dict[str, Any], int], InfoSet]] = {}
 
 
 class _NeedChance(BaseException):
@@ -216,7 +218,9 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         if self.p.now is None or self.p.outcomes:
             return self.clone()  # type: ignore[no-any-return]   # chance nodes are not searched from
         seed = int(probability_sampler() * 2 ** 62) if callable(probability_sampler) else 0
-        sample: dict[str, Any] = _determinize().InfoSet(self.engine, self.p.now, player_id).sample(seed)
+        if self.p.name not in _INFOSETS:
+            _INFOSETS[self.p.name] = sampler(self.engine)
+        sample = _INFOSETS[self.p.name](self.p.now, player_id).sample(seed)
         sample["log"] = [e for e in self.p.now["log"] if e["to"] is None or player_id in e["to"]]
         _answer_again(sample, self.p.now, seed)
         other: CityrulesState = self.clone()
@@ -228,15 +232,6 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         """What a spectator sees (the full state holds what no one may see)."""
         state = self.seen()
         return "setup" if state is None else _canonical(seat_view(self.engine, state, None))
-
-
-def _determinize() -> Any:
-    """The bots' determinization (a seat's view → full states), `interpreter.agents.determinize`."""
-    try:
-        return importlib.import_module("interpreter.agents.determinize")
-    except ModuleNotFoundError as err:
-        raise NotImplementedError("resampling a state needs interpreter.agents.determinize, the bots' "
-                                  "determinization, which this installation does not have") from err
 
 
 def _answer_again(sample: dict[str, Any], real: dict[str, Any], seed: int) -> None:

@@ -96,7 +96,6 @@ def _play(loaded: pyspiel.Game, bots: dict[int, pyspiel.Bot], seed: int) -> pysp
 
 @pytest.mark.parametrize("game", GAMES)
 def test_openspiels_ismcts_bot_plays_a_short_game(game: str) -> None:
-    pytest.importorskip("interpreter.agents.determinize", reason="the bots' determinization is not merged yet")
     from open_spiel.python.algorithms import ismcts, mcts
 
     short = 30 if os.environ.get("CI") else 40
@@ -110,7 +109,6 @@ def test_openspiels_ismcts_bot_plays_a_short_game(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_resampled_state_is_one_the_seat_cannot_tell_from_the_real_one(game: str) -> None:
-    pytest.importorskip("interpreter.agents.determinize", reason="the bots' determinization is not merged yet")
     loaded = load(game)
     differed = checked = 0
     for seed in range(2 if game == "london" else 5):   # London's long games: two are plenty

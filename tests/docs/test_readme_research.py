@@ -20,8 +20,6 @@ def test_the_readme_shows_a_short_example_of_each() -> None:
 
 @pytest.mark.parametrize("block", BLOCKS, ids=["pettingzoo", "openspiel"])
 def test_a_readme_example_runs(block: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if "ismcts" in block:
-        pytest.importorskip("interpreter.agents.determinize", reason="the bots' determinization is not merged yet")
     monkeypatch.chdir(ROOT)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
