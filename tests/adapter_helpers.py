@@ -6,12 +6,15 @@ import random
 from pathlib import Path
 from typing import Any
 
-from interpreter.core.engine import Engine
+from interpreter.adapters.common import engine_of
+from interpreter.core.engine import SECRET_OPTIONS, Engine
 from interpreter.core.state import copy_state
 from interpreter.load.loader import shipped_games
 
 HARBOUR = str(Path(__file__).resolve().parents[1] / "examples" / "harbour")
 GAMES = [*shipped_games(), HARBOUR]
+# The games with secret choices (answered by several seats at once, each unseen by the others).
+SECRET_GAMES = [g for g in GAMES if any(c.secret for c in engine_of(g, None).program.chooses)]
 
 
 def positions(engine: Engine, seats: int, seed: int, every: int = 1, limit: int = 400) -> list[dict[str, Any]]:
@@ -98,14 +101,49 @@ def hidden_twin(engine: Engine, state: dict[str, Any], seat: int, seed: int = 0)
         if _shape(a[i]) == _shape(b[j]) and a[i] != b[j]:
             a[i], b[j] = b[j], a[i]
             changed += 1
-    p = twin["pending"]
-    if p is not None:
-        for i, s in enumerate(p["seats"]):
-            if s != seat and p["done"][i] and len(p["options"][i]) > 1:
-                others = [o for o in p["options"][i] if o != p["answers"][i]]
-                p["answers"][i] = pick.choice(others)
-                changed += 1
+    changed += change_secret_answers(engine, twin, seat, pick, secret_only=False)
     others = [s for s in range(state["seats"]) if s != seat]
     twin["log"] = list(twin["log"]) + [{"kind": "secret", "text": "a line only another seat may read",
                                          "seats": others, "data": {}, "to": others}]
     return twin, changed + 1
+
+
+def change_secret_answers(engine: Engine, state: dict[str, Any], seat: int, pick: random.Random,
+                          secret_only: bool = True) -> int:
+    """Change, in place, the answers other seats gave that `seat` may not know; how many were changed.
+
+    These are the answers given so far to the open simultaneous choice (to a secret one only, unless
+    `secret_only` is False), and the answers of finished secret choices that running phases still
+    hold in their variables (next to the options each seat had, under SECRET_OPTIONS keys).
+    """
+    changed = 0
+    p = state["pending"]
+    if p is not None and (not secret_only or engine.program.chooses[p["spec"]].secret):
+        for i, s in enumerate(p["seats"]):
+            if s != seat and p["done"][i] and len(p["options"][i]) > 1:
+                p["answers"][i] = pick.choice([o for o in p["options"][i] if o != p["answers"][i]])
+                changed += 1
+    for frame in state["stack"]:
+        L = frame[2]
+        for key in [k for k in L if k.startswith(SECRET_OPTIONS)]:
+            var = key[len(SECRET_OPTIONS):]
+            each, asked = L[key]
+            for s, options in enumerate(asked):
+                if s == seat or options is None or len(options) < 2 or not each:
+                    continue
+                L[var][s] = pick.choice([o for o in options if o != L[var][s]])
+                changed += 1
+    return changed
+
+
+def secret_twins(engine: Engine, seats: int, seed: int, limit: int = 250
+                 ) -> list[tuple[dict[str, Any], int, dict[str, Any]]]:
+    """(state, seat, twin) at the decisions of a random game where other seats' secret answers are
+    unknown to `seat`; the twin differs from the state in those answers only."""
+    found = []
+    for state in positions(engine, seats, seed, limit=limit):
+        for seat in range(seats):
+            twin = copy_state(state)
+            if change_secret_answers(engine, twin, seat, random.Random(seat)):
+                found.append((state, seat, twin))
+    return found

@@ -8,7 +8,7 @@ import numpy as np
 import pyspiel
 import pytest
 
-from adapter_helpers import GAMES, HARBOUR, hidden_twin, positions
+from adapter_helpers import GAMES, HARBOUR, SECRET_GAMES, hidden_twin, positions, secret_twins
 from interpreter.adapters.openspiel import CityrulesState, load
 
 # London's random games are long (hundreds of decisions, a 100-card shuffle replayed step by step).
@@ -78,6 +78,24 @@ def test_an_information_state_never_holds_what_the_seat_may_not_see(game: str) -
             assert strings[0] == strings[1]
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("game", SECRET_GAMES)
+def test_an_information_state_never_holds_another_seats_secret_answer(game: str) -> None:
+    # Other seats' answers to a secret choice, open or held by the rules until they reveal it.
+    loaded = load(game)
+    twins = secret_twins(loaded.engine, loaded.num_players(), seed=1, limit=150)
+    assert len(twins) >= 5
+    for state, seat, twin in twins:
+        assert twin != state
+        strings = []
+        for now in (state, twin):
+            s: CityrulesState = loaded.new_initial_state()
+            s.p.now, s.p.outcomes = now, 0
+            strings.append((s.information_state_string(seat), s.observation_string(seat),
+                            [s.action_to_string(seat, a) for a in range(loaded.engine.option_count(now, seat))]
+                            if seat in loaded.engine.open_seats(now) else []))
+        assert strings[0] == strings[1]
 
 
 def _play(loaded: pyspiel.Game, bots: dict[int, pyspiel.Bot], seed: int) -> pyspiel.State:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
-from adapter_helpers import GAMES, hidden_twin, positions
+from adapter_helpers import GAMES, SECRET_GAMES, hidden_twin, positions, secret_twins
 from interpreter.adapters.common import ActionSpaceTooSmall
 from interpreter.adapters.pettingzoo import env
 from interpreter.core.view import view
@@ -67,6 +67,24 @@ def test_an_observation_never_holds_what_the_seat_may_not_see(game: str) -> None
             assert np.array_equal(real["action_mask"], other["action_mask"])
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("game", SECRET_GAMES)
+def test_an_observation_never_holds_another_seats_secret_answer(game: str) -> None:
+    # Positions where other seats have answered a secret choice (still open, or held by the rules
+    # until they reveal it): changing only those answers changes nothing the seat is given.
+    e = env(game, seed=1)
+    twins = secret_twins(e.engine, e.players, seed=1, limit=150)
+    assert len(twins) >= 5
+    for state, seat, twin in twins:
+        assert twin != state
+        agent = e.possible_agents[seat]
+        given = []
+        for now in (state, twin):
+            e.state_ = now
+            obs = e.observe(agent)
+            given.append((obs["observation"].tolist(), obs["action_mask"].tolist(), e.view(agent)))
+        assert given[0] == given[1]
 
 
 def test_what_a_seat_may_see_does_change_its_observation() -> None:

@@ -45,3 +45,25 @@ def test_a_text_given_for_a_file_outside_the_folder_is_not_read(tmp_path: Path) 
     loader = LoaderBase(folder, texts={outside: "phase game:\n    pass\n", folder / "round.rules": "given"})
     assert loader.given_text("../elsewhere.rules") is None
     assert loader.given_text("round.rules") == "given"
+
+
+def test_a_link_leading_out_of_the_folder_is_refused_even_with_a_given_text(tmp_path: Path) -> None:
+    # The editor holds a text for the link's target: the game still may not read it (files.py).
+    folder = _copy(tmp_path)
+    outside = tmp_path / "elsewhere.rules"
+    outside.write_text((folder / "payout.rules").read_text())
+    (folder / "payout.rules").unlink()
+    (folder / "payout.rules").symlink_to(outside)
+    game, diags, _ = check_game(folder, texts={outside: outside.read_text(), folder / "payout.rules": "x"})
+    assert game is None
+    assert [d.code for d in diags if d.severity == "error"] == ["file-outside"]
+
+
+def test_a_given_text_may_stand_for_a_file_not_yet_on_disk(tmp_path: Path) -> None:
+    # A new buffer the designer has not saved yet, named in game.yaml.
+    folder = _copy(tmp_path)
+    payout = folder / "payout.rules"
+    text = payout.read_text()
+    payout.unlink()
+    assert [d.code for d in check_game(folder)[1] if d.severity == "error"] == ["missing-file"]
+    assert check_game(folder, texts={payout: text})[0] is not None
