@@ -14,11 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruledsl.diagnostics import Diagnostic
+from ruledsl.diagnostics import Diagnostic, Span
 
 from ..core.game import Game
 from ..load.loader import check_game
-from ..load.yamlsource import load_yaml_text
+from ..load.base import display_name
+from ..load.files import Unreadable, read_game_file
+from ..load.yamlsource import MAX_FILE_BYTES, load_yaml_text
 from ..workbench.check import TESTS_FOLDER, check_scenario, scenario_files
 from ..workbench.scenario import parse
 from ..workbench.suite import display_path
@@ -92,22 +94,21 @@ class GameProject:
             report.diagnostics.setdefault(file_of(d.span.file), []).append(d)
         paths = set(scenario_files(self.folder)) | {p for p in texts if is_scenario(self.folder, p)}
         for path in sorted(paths):
-            text = texts.get(path)
-            if text is None:
-                try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
+            text = self._scenario_text(path, texts)
             skey = (text, id(result))
             cached = self._scenarios.get(path)
             if cached is None or cached[0] != skey:
-                cached = (skey, *self._check_scenarios(path, text, result.game))
+                if isinstance(text, Unreadable):   # named as the link, never as where it leads
+                    shown = display_name(self.folder, f"{TESTS_FOLDER}/{path.name}")
+                    cached = (skey, [Diagnostic(Span(shown, 1, 1), text.code, text.message, hint=text.hint)], shown)
+                else:
+                    cached = (skey, *self._check_scenarios(path, text, result.game))
                 self._scenarios[path] = cached
                 report.scenarios_checked += 1
             _, diags, shown = cached
-            report.sources[shown] = text
+            report.sources[shown] = "" if isinstance(text, Unreadable) else text
             for d in diags:
-                report.diagnostics.setdefault(file_of(d.span.file), []).append(d)
+                report.diagnostics.setdefault(path if isinstance(text, Unreadable) else file_of(d.span.file), []).append(d)
         for path in list(self._scenarios):
             if path not in paths:
                 del self._scenarios[path]
@@ -134,6 +135,19 @@ class GameProject:
             except OSError:
                 stamps.append((str(path), -1))
         return tuple(stamps)
+
+    def _scenario_text(self, path: Path, texts: Mapping[Path, str]) -> str | Unreadable:
+        """A scenario file's text: the editor's, or the disk's; like every file of a game, only a
+        file inside the game folder is read (a link leading out is refused unread, as validate does)."""
+        name = f"{TESTS_FOLDER}/{path.name}"
+        try:
+            inside = (self.folder / name).resolve().is_relative_to(self.folder)
+        except (OSError, RuntimeError):
+            inside = False
+        if inside and path in texts:
+            return texts[path]
+        raw = read_game_file(self.folder, name, MAX_FILE_BYTES)
+        return raw if isinstance(raw, Unreadable) else raw.decode("utf-8", errors="replace")
 
     def _check_scenarios(self, path: Path, text: str, game: Game | None) -> tuple[list[Diagnostic], str]:
         """The problems of one scenario file's text: its shape, and its names when the game loads."""

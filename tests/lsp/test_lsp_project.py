@@ -43,6 +43,20 @@ def test_a_file_changed_on_disk_is_noticed(folder: Path) -> None:
     assert any(d.code == "unknown-name" for ds in report.diagnostics.values() for d in ds)
 
 
+def test_a_scenario_file_linked_out_of_the_folder_is_refused_unread(folder: Path) -> None:
+    # As validate does (files.py): the link's target is never read, even when the editor has it open.
+    outside = folder.parent / "secret.yaml"
+    outside.write_text("scenarios: []\n# a line no game may quote\n")
+    link = folder / "tests" / "linked.yaml"
+    link.symlink_to(outside)
+    project = GameProject(folder)
+    for texts in ({}, {link: outside.read_text()}):
+        report = project.check(texts)
+        [refused] = report.diagnostics[link]
+        assert refused.code == "file-outside" and refused.span.file.endswith("linked.yaml")
+        assert not any("no game may quote" in text for text in report.sources.values())
+
+
 def test_game_folder_of_each_kind_of_file(folder: Path) -> None:
     assert game_folder(folder / "round.rules") == folder.resolve()
     assert game_folder(folder / "tests" / "votes.yaml") == folder.resolve()
