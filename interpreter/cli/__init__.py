@@ -47,7 +47,7 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        print(f"cityrules {version()}")   # on standard output, as argparse's own version action does
+        print(f"cityrules {version()}")  # on stdout, as argparse's own version action does
         parser.exit()
 
 

@@ -42,7 +42,7 @@ def test_the_readme_shell_examples_run_and_print_what_it_shows(tmp_path: Path) -
     assert len(examples) >= 10 and all(cmd.startswith("cityrules ") for cmd, _ in examples)
     # A fresh checkout: the repository's folders, and nothing saved or written before.
     for name in ("games", "examples"):
-        shutil.copytree(ROOT / name, tmp_path / name, symlinks=True)   # examples/broken holds a loop of links
+        shutil.copytree(ROOT / name, tmp_path / name, symlinks=True)  # the broken gallery has link loops
     env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state"),
            "PYTHONPATH": str(ROOT)}
     for command, shown in examples:
@@ -58,7 +58,7 @@ def test_the_readme_shell_examples_run_and_print_what_it_shows(tmp_path: Path) -
 
 
 def test_validate_json_is_one_array_as_the_readme_says() -> None:
-    assert "`--format json` prints one JSON array holding every diagnostic" in " ".join((ROOT / "README.md").read_text().split())
+    assert "`--format json` prints one JSON array holding every diagnostic" in (ROOT / "README.md").read_text()
     run = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", "examples/broken/unknown-phase",
                           "--format", "json"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     records = json.loads(run.stdout)
