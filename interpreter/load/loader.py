@@ -7,6 +7,7 @@ this one puts them together in order and builds the `Game`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 from pathlib import Path
 
@@ -156,9 +157,14 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots, sources=self.sources)
 
 
-def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
-    """Load a game folder and return it with every diagnostic (the game is None on errors)."""
-    loader = _Loader(folder, variant)
+def check_game(folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None
+               ) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
+    """Load a game folder and return it with every diagnostic (the game is None on errors).
+
+    `texts` gives the text of some of the folder's files in place of what is on disk (an editor's
+    unsaved buffers, by path); nothing is written.
+    """
+    loader = _Loader(folder, variant, texts)
     game = loader.load()
     lines: dict[str, list[str]] = {}
 
