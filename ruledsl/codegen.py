@@ -154,5 +154,5 @@ _SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "abs": abs, "s
 _HELPERS: dict[str, Any] = {
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
-    "_reversed": _reversed, "_follow": R.follow,
+    "_reversed": _reversed, "_follow": R.follow, "_unique_by": R.unique_by, "_pay": R.pay,
 }

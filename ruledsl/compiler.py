@@ -19,6 +19,8 @@ from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .events import logged_events
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
+from .kept import KeptMixin
+from .namecheck import check_names
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program
 from .statements import StatementsMixin
 from .waiting import WaitingMixin
@@ -29,12 +31,14 @@ __all__ = ["MODULE_NAME", "AbilityCode", "ChooseSpec", "Compiler", "PhaseCode", 
            "copy_code"]
 
 
-class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, AssemblyMixin):
+class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, KeptMixin,
+               AssemblyMixin):
     """Checks rules files against a World and produces a Program plus diagnostics.
 
     Each part of the work is a mixin of its own module: the call graph (callgraph.py), formulas
     (formulas.py), statements (statements.py), assignments (assignment.py), statements that wait
-    (waiting.py) and the assembly of the generated code (codegen.py).
+    (waiting.py), values kept from statements (kept.py) and the assembly of the generated code
+    (codegen.py).
     """
 
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
@@ -56,6 +60,9 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}
         self.returns: list[Type] = []
+        self.bare_returns: list[Span] = []
+        self.phase_results: dict[str, Type | None] = {}
+        self.phase_busy: list[str] = []
         for f in files:
             for formula in f.formulas:
                 self._register(formula.name, formula.name_span, formula, self.formulas)
@@ -110,10 +117,14 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         for name in self.formulas:
             self._formula_sig(name, self.formulas[name].name_span, count_use=False)
         self._warn_unreachable()
+        reported = frozenset(d.span for d in self.diags.items if d.code in ("unknown-value", "unknown-key"))
+        names = check_names(self.world, self.formulas, self.phases, self.abilities, reported)
+        self.diags.extend(names.diagnostics)
         if self.diags.has_errors:
             return None, self.diags.items
         program = self._assemble()
         program.events = logged_events(self.phases.values())
+        program.option_names = names.options
         return program, self.diags.items
 
 

@@ -60,6 +60,8 @@ class Program:
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
     # event kind -> the data fields its `log` statements record (see events.py)
     events: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # choose variable -> the names its options can be, when they are texts the names pass knows
+    option_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def span_of_line(self, lineno: int) -> Span | None:
         """Where in the rule files a line of generated code came from."""

@@ -18,6 +18,8 @@ class WaitingMixin(CompilerBase):
         emit = fn.emit
         if isinstance(s, A.Choose):
             self._choose(s, scope, fn)
+        elif isinstance(s, A.Keep):
+            self._keep(s, scope, fn, waits=True)
         elif isinstance(s, A.RunAbility):
             call = self._run_ability(s, scope)
             after = fn.new_block()

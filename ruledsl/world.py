@@ -55,6 +55,7 @@ class Field:
     ledger: bool = False
     visible: str = "all"
     type_span: Span | None = None  # where its type is written, when the file says
+    initial: object = None  # the value it starts with (node and item ids as indexes)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,21 @@ class Component:
     fields: Mapping[str, Field]
     collection: str
     attr_sources: Mapping[str, DataSource] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NameSet:
+    """A set of names declared in game.yaml (`names:`), usable as a type of text: `list[landmark]`.
+
+    `tables` and `attributes` ((kind, attribute), kind `node` or a component kind) hold such names
+    in the data: the keys of a map table, the texts of a list table, the values of an attribute.
+    """
+
+    name: str
+    values: tuple[str, ...]
+    span: Span
+    tables: tuple[str, ...] = ()
+    attributes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +106,7 @@ class World:
     # Where the data behind the types worked out from values is written (see DataSource).
     table_sources: Mapping[str, DataSource] = field(default_factory=dict)
     node_attr_sources: Mapping[str, DataSource] = field(default_factory=dict)
+    name_sets: Mapping[str, NameSet] = field(default_factory=dict)
 
     def ids_by_kind(self) -> dict[str, tuple[object, ...]]:
         """The ids of every kind of thing whose values are indexes (board nodes and components)."""

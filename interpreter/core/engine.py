@@ -62,6 +62,9 @@ class Runtime:
         self.action = 0
         self.steps = STEP_BUDGET
         self.new_frame: list[Any] = []
+        # A phase's `return VALUE` (set by rule code just before its frame is popped, read by the phase
+        # that ran it when that one resumes: nothing runs in between, so it is never part of a state).
+        self.returned: Any = None
         self.nseats = 0
         self.seats: list[int] = []
 
