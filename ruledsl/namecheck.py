@@ -362,8 +362,8 @@ class NameCheck:
     def _in_state(self, target: A.Expr, env: _Env) -> bool:
         """Is this assignment or add target a state field, or a part of one?"""
         while isinstance(target, (A.Attr, A.Index)):
-            if isinstance(target, A.Attr) and self._expr(target.obj, env).find().shape in self.fields:
-                return True
+            if isinstance(target, A.Attr) and (owner := self._expr(target.obj, env).find().shape) in self.fields:
+                return target.name in self.fields[owner]  # an attribute cannot be assigned: reported elsewhere
             target = target.obj
         return isinstance(target, A.Name) and env.lookup(target.name) is None \
             and target.name in self.world.global_fields

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .diagnostics import Related
+from .world import not_a_name
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ class Source:
         if self.kind == "values":
             return f"table {self.name} holds no {text!r}"
         if self.kind == "declared":
-            return f"{text!r} is not one of the names of '{self.name}'"
+            return not_a_name(self.name, text)
         return f"{self.name} never holds {text!r}"
 
 

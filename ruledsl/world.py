@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Protocol
 
-from .diagnostics import Span
+from .diagnostics import Span, did_you_mean
 from .types import Type
 
 
@@ -84,6 +84,16 @@ class NameSet:
     span: Span
     tables: tuple[str, ...] = ()
     attributes: tuple[tuple[str, str], ...] = ()
+
+    def missing(self, value: object) -> tuple[str, str]:
+        """The message and hint for a value that is not one of the names."""
+        return (not_a_name(self.name, value),
+                did_you_mean(str(value), self.values) or f"its names are {', '.join(self.values)}")
+
+
+def not_a_name(name_set: str, value: object) -> str:
+    """The message for a value that is not one of the names of a declared set."""
+    return f"{value!r} is not one of the names of '{name_set}'"
 
 
 @dataclass(frozen=True)

@@ -82,8 +82,7 @@ class NamesMixin(LoaderBase):
     def check_name(self, ns: NameSet, value: object, where: Span) -> None:
         """Report a value of the data that is not one of the set's names."""
         if value not in ns.values:
-            self.diags.error(where, "unknown-value", f"{value!r} is not one of the names of '{ns.name}'",
-                             did_you_mean(str(value), ns.values) or f"its names are {', '.join(ns.values)}")
+            self.diags.error(where, "unknown-value", *ns.missing(value))
 
 
 def _held(value: object, keys: bool) -> Iterator[tuple[tuple[object, ...], object]]:
