@@ -38,19 +38,19 @@ class KeptMixin(CompilerBase):
             self._run_ability(stmt, scope)
             self.diags.error(stmt.span, "no-return", "an ability gives back no value",
                              "run the ability on its own line; a phase can give back a value with return")
+            self._store(s, "None", ANY, scope, fn)  # the variable exists: no second error where it is used
             return
         if isinstance(stmt, A.Pay):
             code = self._pay_code(stmt, scope, kept=True)
-            if code is not None:
-                self._store(s, code, INT, scope, fn)
+            self._store(s, code or "None", INT, scope, fn)
             return
         args = self._run_args(stmt, scope)
-        if stmt.phase not in self.phases:
-            return
-        result = self._phase_result(stmt.phase)
+        result = self._phase_result(stmt.phase) if stmt.phase in self.phases else ANY
         if result is None:
             self.diags.error(stmt.name_span, "no-return", f"phase '{stmt.phase}' gives back no value",
                              "end it with 'return VALUE', or run it on its own line")
+        if stmt.phase not in self.phases or result is None:
+            self._store(s, "None", ANY, scope, fn)
             return
         if waits:
             phase = self.phases[stmt.phase]

@@ -53,7 +53,7 @@ class StatementsMixin(CompilerBase):
             return None
         for span in self.bare_returns:
             self.diags.error(span, "return-value", f"phase '{phase.name}' gives back a value with its other "
-                             "returns: give one here too", "write: return VALUE (none is a value)")
+                             "returns: give one here too", "write return VALUE, or return none")
         result = NONE
         for t in self.returns:
             result = t if result.kind == "none" and not result.nullable else unify(result, t)
