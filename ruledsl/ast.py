@@ -181,6 +181,8 @@ class Choose(Node):
     each_var: str | None
     secret: bool
     prompt: Template | None
+    # How each option reads for people; the choice's variable names the option inside it.
+    label: Template | None = None
 
 
 @dataclass(frozen=True)

@@ -96,8 +96,9 @@ class AssemblyMixin(CompilerBase):
             else:
                 phases[name] = PhaseCode(name, params, False, function=namespace[fname])
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
+        labels = [namespace[spec.label_function] if spec.label_function else None for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
-        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas)
+        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas=formulas, labels=labels)
 
 
 # Values that are never changed in place: sharing them is safe (tuples cannot be changed).

@@ -344,6 +344,10 @@ class NameCheck:
         if s.prompt is not None:
             self._expr(s.prompt, inner)
         elem = element(options) or Term()
+        if s.label is not None:  # in the label, the variable names the option being labelled
+            labelled = inner.child()
+            labelled.vars[s.var] = elem
+            self._expr(s.label, labelled)
         env.vars[s.var] = elem if s.each_var is None else list_of(elem)
         if self.recording:
             self.chooses.append((s.var, elem))

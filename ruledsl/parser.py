@@ -249,10 +249,11 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
 
     @v_args(meta=True)
     def choose_stmt(self, meta: Any, c: list[Any]) -> A.Choose:
-        var, options, chooser, secret, prompt = c
+        var, options, chooser, secret, prompt, label = c
         each_var, by = (chooser[1], chooser[2]) if chooser[0] == "each" else (None, chooser[1])
         return A.Choose(self._span(meta), str(var), options, by, each_var, secret is not None,
-                        self._template(prompt) if prompt is not None else None)
+                        self._template(prompt) if prompt is not None else None,
+                        self._template(label) if label is not None else None)
 
     def chooser_one(self, c: list[Any]) -> tuple[str, Any]:
         return ("one", c[0])

@@ -23,6 +23,7 @@ class ChooseSpec:
     each: bool
     span: Span
     prompt_function: str = ""
+    label_function: str = ""                 # the choice's `label` template, when it has one
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class Program:
     source: str
     line_spans: list[Span | None]
     prompts: list[Callable[..., str]] = field(default_factory=list)
+    # by choice: its `label` function (runtime, locals, seat, option) -> text, or None for the default
+    labels: list[Callable[..., str] | None] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
     # event kind -> the data fields its `log` statements record (see events.py)

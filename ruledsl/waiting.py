@@ -8,7 +8,7 @@ from .codegen import _Function, _Loop
 from .compiler_base import CompilerBase
 from .program import ChooseSpec
 from .scope import Scope
-from .types import SEAT, assignable, list_of
+from .types import SEAT, Type, assignable, list_of
 
 
 class WaitingMixin(CompilerBase):
@@ -107,6 +107,7 @@ class WaitingMixin(CompilerBase):
             var_type = elem
             call = f"c.choose({spec_id}, L, {by}, {opts})"
             seat_param = "_seat"
+            label_scope = scope
         else:
             seats, st = self.exprs.expr(s.by, scope)
             if not assignable(list_of(SEAT), st):
@@ -123,16 +124,36 @@ class WaitingMixin(CompilerBase):
             var_type = list_of(elem.or_none())
             call = f"c.choose_each({spec_id}, L, {seats}, lambda {sv.code}: {opts})"
             seat_param = sv.code
+            label_scope = inner
         prompt_function = _Function(prompt_fn, f"c, L, {seat_param}")
         prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
         self.functions.append(prompt_function)
+        label_fn = self._label_function(s, spec_id, elem, label_scope, seat_param)
         nids = self.world.node_ids
         comps = self.world.ids_by_kind()
         self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
                                        R.make_identifier(elem, nids, comps),
-                                       s.secret, s.each_var is not None, s.span, prompt_fn))
+                                       s.secret, s.each_var is not None, s.span, prompt_fn, label_fn))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)
         fn.emit(f"return {after}", s.span)
         fn.switch(after)
+
+    def _label_function(self, s: A.Choose, spec_id: int, elem: Type, scope: Scope, seat_param: str) -> str:
+        """The function giving one option's text from the choice's `label` template ("" without one).
+
+        Inside the template the choice's variable names the option being labelled, as it will
+        name the answer after the choice; like the prompt, it runs only when a person looks.
+        """
+        if s.label is None:
+            return ""
+        inner = Scope(scope, False, scope.counter)
+        option = inner.declare(s.var, elem, "comp", s.span, comp=True)
+        option.used = True
+        text = self.exprs.template(s.label, inner)
+        name = f"_O{spec_id}"
+        function = _Function(name, f"c, L, {seat_param}, {option.code}")
+        function.emit(f"return {text}", s.label.span)
+        self.functions.append(function)
+        return name

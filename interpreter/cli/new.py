@@ -10,7 +10,7 @@ from typing import Any
 from ruledsl.printable import printable
 
 from ..workbench.scaffold import ScaffoldError, write_game
-from .common import EXIT_OK, EXIT_USAGE
+from .common import EXIT_OK, EXIT_USAGE, sub_parser
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -32,7 +32,10 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `new` sub-command's arguments."""
-    n = sub.add_parser("new", help="write a small commented game folder to start a new game from")
-    n.add_argument("folder", help="the folder to create (its last part becomes the game's name)")
+    n = sub_parser(sub, "new", "write a small commented game folder to start a new game from",
+                   "Write a small, commented game folder that validates, plays, simulates and passes its own "
+                   "scenario; an existing folder is never overwritten. docs/tutorial.md goes on from there.",
+                   ["cityrules new mygame", "cityrules new games-in-progress/harvest --title \"Harvest Moon\""])
+    n.add_argument("folder", metavar="FOLDER", help="the folder to create (its last part becomes the game's name)")
     n.add_argument("--title", help="the name shown to players (default: from the folder's name)")
     n.set_defaults(func=cmd_new)

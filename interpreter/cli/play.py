@@ -3,69 +3,160 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
+from ruledsl.printable import printable
+
+from ..agents import AGENTS
+from ..core.decision import DEFAULT_CAP
 from ..core.engine import Engine
 from ..core.journal import Journal
+from ..core.savefile import check_target
 from ..core.state import default_names
-from ..load.loader import game_ref
+from ..load.loader import game_ref, resolve_game
+from ..play.saved import latest_unfinished, new_session_file, saved_sessions
 from ..play.session import Seat, Session
-from .common import EXIT_OK, EXIT_USAGE, load_engine, sessions_dir
+from .common import EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, sessions_dir, sub_parser, whole
+
+KINDS = ("human", *AGENTS)
 
 
 def _seat_list(text: str, engine: Engine) -> list[str]:
-    kinds = [k.strip().lower() for k in text.split(",") if k.strip()]
-    bad = [k for k in kinds if k not in ("human", "bot")]
+    kinds = [k.strip().lower() for k in text.split(",")]
+    bad = [k for k in kinds if k not in KINDS]
     if bad:
-        raise ValueError(f"unknown seat kind '{bad[0]}': use human or bot, e.g. --seats human,bot,bot")
+        raise UsageError(f"unknown seat kind '{printable(bad[0])}': use {' or '.join(KINDS)}, "
+                         "e.g. --seats human,bot,bot")
     g = engine.game
     if not g.min_seats <= len(kinds) <= g.max_seats:
-        raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, --seats lists {len(kinds)}")
+        raise UsageError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, --seats lists {len(kinds)}")
     return kinds
+
+
+def _terminal_ready(kinds: list[str]) -> None:
+    """A human seat needs input and output: say so now rather than fail at the first prompt."""
+    if "human" not in kinds:
+        return
+    if sys.stdin is None or sys.stdin.closed:
+        raise UsageError("standard input is closed: a human seat needs a keyboard (or --seats with bots only)")
+    if sys.stdout is None or sys.stdout.closed:
+        raise UsageError("standard output is closed: a human seat needs a screen (or --seats with bots only)")
+
+
+def list_saved() -> int:
+    """`play --resume` alone: the saved sessions, newest first."""
+    folder = sessions_dir()
+    found = saved_sessions(folder)
+    if not found:
+        print(f"No saved sessions in {folder}.")
+        return EXIT_OK
+    print(f"Saved sessions in {folder}, newest first:")
+    for saved in found:
+        print("  " + printable(saved.describe()))
+    print("Resume one with:  cityrules play --resume FILE   (or --resume latest for the newest unfinished)")
+    return EXIT_OK
+
+
+def resume(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
+    """The game, journal, seat kinds and file of a session to resume."""
+    if args.resume == "latest":
+        saved = latest_unfinished(sessions_dir())
+        if saved is None or saved.journal is None:
+            raise UsageError(f"no unfinished session in {sessions_dir()} to resume")
+        path, journal = saved.path, saved.journal
+    else:
+        path = Path(args.resume)
+        journal = Journal.load(path)
+    kinds = journal.agents or ["human"] + ["bot"] * (journal.seats - 1)
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        raise UsageError(f"{path}: the journal names an unknown seat kind '{printable(bad[0])}' "
+                         f"(known: {', '.join(KINDS)})")
+    folder = resolve_game(journal.game).resolve()
+    variant = f", variant {journal.variant}" if journal.variant else ""
+    print(printable(f"Resuming {path}: the game in {folder}{variant}, {len(journal.choices)} choice(s) made."))
+    return load_engine(journal.game, journal.variant), journal, kinds, path
+
+
+def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
+    """A new session: its game, journal (saved at once under a name no session uses), seat kinds and file."""
+    engine = load_engine(args.game, args.variant)
+    g = engine.game
+    default = ",".join(["human"] + ["bot"] * (max(g.min_seats, min(4, g.max_seats)) - 1))
+    kinds = _seat_list(args.seats if args.seats is not None else default, engine)
+    names = seat_names(args.names, len(kinds)) if args.names is not None else default_names(len(kinds))
+    _terminal_ready(kinds)
+    # A seed the players did not choose rebuilds every hidden card and bot answer: it comes from the
+    # system's secure source and is shown only once the game is over.
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    journal = Journal(game_ref(g), len(kinds), seed, names, kinds, variant=args.variant)
+    if args.journal:
+        path = Path(args.journal)
+        check_target(path)
+        journal.save(path, new=True)
+    else:
+        path = new_session_file(sessions_dir(), g.name, journal)
+    told = f", seed {seed}" if args.seed is not None else ""
+    print(printable(f"{g.title}{told}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds))))
+    if g.reconstructed_board:
+        print("(The board layout is a reconstruction: see the game's board.yaml.)")
+    print(printable(f"Type 'help' at any prompt. The game is saved after every choice, in {path}."))
+    return engine, journal, kinds, path
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A terminal session; resumable from its journal."""
-    if args.resume:
-        journal = Journal.load(Path(args.resume))
-        engine = load_engine(journal.game, journal.variant)
-        kinds = journal.agents or ["human"] + ["bot"] * (journal.seats - 1)
-        save = Path(args.resume)
+    if args.resume == "":
+        return list_saved()
+    if args.resume is not None:
+        if args.game or args.seats is not None or args.names is not None or args.seed is not None \
+                or args.journal or args.variant:
+            raise UsageError("--resume takes the game, seats, names, seed and variant from the journal: "
+                             "give none of them")
+        engine, journal, kinds, path = resume(args)
+        _terminal_ready(kinds)
+    elif not args.game:
+        print("cityrules play: name a game (see: cityrules games), or --resume FILE", file=sys.stderr)
+        return EXIT_USAGE
     else:
-        if not args.game:
-            print("play: name a game (see: cityrules games) or --resume FILE", file=sys.stderr)
-            return EXIT_USAGE
-        engine = load_engine(args.game, args.variant)
-        g = engine.game
-        default = ",".join(["human"] + ["bot"] * (max(g.min_seats, min(4, g.max_seats)) - 1))
-        kinds = _seat_list(args.seats or default, engine)
-        seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
-        names = [n.strip() for n in args.names.split(",")] if args.names else default_names(len(kinds))
-        if len(names) != len(kinds):
-            print(f"play: --names gives {len(names)} names for {len(kinds)} seats", file=sys.stderr)
-            return EXIT_USAGE
-        journal = Journal(game_ref(g), len(kinds), seed, names, kinds, variant=args.variant)
-        save = Path(args.journal) if args.journal else sessions_dir() / f"{g.name}-seed{seed}.json"
-        print(f"{g.title}, seed {seed}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds)))
-        if g.reconstructed_board:
-            print("(The board layout is a reconstruction: see the game's board.yaml.)")
-        print("Type 'help' at any prompt. The game is saved after every choice.")
+        engine, journal, kinds, path = start(args)
     seats = [Seat(k, n) for k, n in zip(kinds, journal.names)]
-    Session(engine, journal, seats, save).run()
+    Session(engine, journal, seats, path, cap=args.cap).run()
     return EXIT_OK
 
 
 def add_parser(sub: Any) -> None:
     """The `play` sub-command's arguments."""
-    pl = sub.add_parser("play", help="play in the terminal, humans and bots")
-    pl.add_argument("game", nargs="?", help="a shipped game's name or a game folder")
-    pl.add_argument("--seats", help="comma-separated human/bot, e.g. human,bot,bot,bot")
-    pl.add_argument("--seed", type=int)
-    pl.add_argument("--names", help="comma-separated seat names")
-    pl.add_argument("--journal", help="where to save the game (default: a file under ~/.local/state/cityrules)")
-    pl.add_argument("--resume", help="continue a saved game from its journal")
-    pl.add_argument("--variant", help="play a variant of the game (see its game.yaml options)")
+    pl = sub_parser(sub, "play", "play in the terminal, humans and bots",
+                    "Play a game in the terminal. Every choice is saved at once in a journal, so a session "
+                    "that is closed, interrupted (Ctrl-C, Ctrl-D, 'quit') or killed continues with --resume.",
+                    ["cityrules play GAME                # you against bots; GAME: see cityrules games",
+                     "cityrules play examples/harbour --seats human,human,bot --names Ana,Ben,Cy",
+                     "cityrules play GAME --variant NAME --seed 7",
+                     "cityrules play --resume           # list the saved sessions, newest first",
+                     "cityrules play --resume latest"])
+    pl.add_argument("game", nargs="?",
+                    help="a shipped game's name (see: cityrules games) or a game folder; not with --resume")
+    pl.add_argument("--seats", metavar="KINDS",
+                    help="who sits at each seat, comma-separated: human or bot (default: you and bots, 4 seats "
+                         "where the game allows, e.g. human,bot,bot,bot); several humans share the screen in turn")
+    pl.add_argument("--seed", type=whole(what="the seed, a whole number"),
+                    help="deal this game (default: a secret random seed, shown when the game is over)")
+    pl.add_argument("--names", metavar="NAMES",
+                    help="comma-separated seat names, one per seat, all different (default: Ana,Ben,Chloé,...)")
+    pl.add_argument("--journal", metavar="FILE",
+                    help="save the game in this new file; an existing file is never replaced (default: a new "
+                         "file GAME-DATE-TIME.json in $XDG_STATE_HOME/cityrules/sessions, "
+                         "~/.local/state/cityrules/sessions when unset)")
+    pl.add_argument("--resume", nargs="?", const="", metavar="FILE",
+                    help="continue a saved game from its journal; 'latest' for the newest unfinished one; "
+                         "alone, list the saved sessions (default: start a new game)")
+    pl.add_argument("--variant", metavar="NAME",
+                    help="play a variant of the game, as listed by cityrules games (default: the plain game)")
+    pl.add_argument("--cap", type=whole(1, "a number of decisions"), default=DEFAULT_CAP, metavar="D",
+                    help=f"stop a game that has not ended after D decisions, saved and reported unfinished "
+                         f"(default: {DEFAULT_CAP})")
     pl.set_defaults(func=cmd_play)

@@ -8,8 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ruledsl.printable import printable
+
 from ..core.journal import Journal, replay
-from .common import EXIT_ERRORS, EXIT_OK, load_engine
+from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -28,23 +30,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
                                   "text": event["text"]}, ensure_ascii=False))
         print(json.dumps({"kind": "result", **(state["result"] or {"winners": None})}))
         return EXIT_OK
+    # Log lines and names come from rule files and the journal: shown with control characters escaped.
     for event in state["log"]:
         if event["to"] is None:
-            print(event["text"])
+            print(printable(event["text"], newlines=True))
     if state["result"] is None:
         print(f"(the journal stops before the end, after {len(journal.choices)} choices)")
     else:
         result = engine.result(state)
         for fname, values in result.scores.items():
-            print(f"{fname}: " + ", ".join(f"{journal.names[i]} {v}" for i, v in enumerate(values)))
-        print("Winner(s): " + ", ".join(journal.names[i] for i in result.winners))
+            print(printable(f"{fname}: " + ", ".join(f"{journal.names[i]} {v}" for i, v in enumerate(values))))
+        print(printable("Winner(s): " + ", ".join(journal.names[i] for i in result.winners)))
     return EXIT_OK
 
 
 def add_parser(sub: Any) -> None:
     """The `replay` sub-command's arguments."""
-    r = sub.add_parser("replay", help="replay a journal: event log and result")
-    r.add_argument("file")
-    r.add_argument("--json", action="store_true", help="one JSON object per event")
-    r.add_argument("--game", help="game folder, when the journal's game is not a shipped one")
+    r = sub_parser(sub, "replay", "replay a journal: event log and result",
+                   "Re-run a journal (game, seats, seed and every choice by option id) and print the public "
+                   "event log and the result. A journal whose recorded result differs is an error (exit 1).",
+                   ["cityrules simulate examples/harbour -n 3 --journals /tmp/games",
+                    "cityrules replay /tmp/games/harbour-4p-seed0.json",
+                    "cityrules replay /tmp/games/harbour-4p-seed0.json --json | head -5"])
+    r.add_argument("file", metavar="FILE", help="a journal written by play or simulate --journals")
+    r.add_argument("--json", action="store_true",
+                   help="one JSON object per public event, then the result (default: text lines)")
+    r.add_argument("--game", metavar="GAME",
+                   help="the game to replay it with, when its folder has moved (default: the game the journal names)")
     r.set_defaults(func=cmd_replay)

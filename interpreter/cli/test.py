@@ -12,7 +12,7 @@ from ruledsl.printable import printable
 
 from ..load.loader import resolve_game, shipped_games
 from ..workbench.suite import display_path, run_folder
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, sub_parser
 
 
 def cmd_test(args: argparse.Namespace) -> int:
@@ -60,8 +60,16 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `test` sub-command's arguments."""
-    t = sub.add_parser("test", help="play the scenarios in a game's tests folder and check what they expect")
-    t.add_argument("games", nargs="*", help="game folders or shipped game names (default: every shipped game)")
-    t.add_argument("-k", metavar="TEXT", help="only the scenarios whose name contains TEXT")
-    t.add_argument("-v", "--verbose", action="store_true", help="also list the scenarios that pass")
+    t = sub_parser(sub, "test", "play the scenarios in a game's tests folder and check what they expect",
+                   "Play the scenarios written in each game folder's tests/*.yaml (a position, fixed dice, "
+                   "choices) and check the events, fields, options and winners they expect. Exit status: 0 all "
+                   "pass, 1 failures, 2 usage problems.",
+                   ["cityrules test                     # every shipped game",
+                    "cityrules test examples/harbour -v",
+                    "cityrules test GAME -k vote         # GAME: a folder, or a name from cityrules games"])
+    t.add_argument("games", nargs="*", metavar="GAME",
+                   help="game folders or shipped game names (default: every shipped game)")
+    t.add_argument("-k", metavar="TEXT", help="only the scenarios whose name contains TEXT (default: all)")
+    t.add_argument("-v", "--verbose", action="store_true",
+                   help="also list the scenarios that pass (default: only failures and the summary)")
     t.set_defaults(func=cmd_test)

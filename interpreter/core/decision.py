@@ -58,3 +58,9 @@ class UnknownOption(IllegalChoice):
 
 class GameOver(IllegalChoice):
     """The game has ended; nothing more can be applied."""
+
+
+# A game still running after this many decisions is stopped and reported as unfinished, so that
+# rules that never end cannot hang a simulation or an all-bot session. The shipped games take a few
+# hundred decisions; a designer with a longer game raises it with --cap.
+DEFAULT_CAP = 20_000

@@ -222,10 +222,15 @@ class Engine:
         prompt_of = self.program.prompts[p["spec"]]
         self.runtime.bind(state)
         L = state["stack"][-1][2]
+        label_of = self.program.labels[p["spec"]] if self.program.labels else None
         for i, s in enumerate(p["seats"]):
             if not p["done"][i]:
-                choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
                 try:
+                    if label_of is None:
+                        choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
+                    else:  # the choice's `label` template, run per option (only when a person looks)
+                        choices[s] = tuple(Option(f"{spec.var}:{spec.ident(v)}", str(label_of(self.runtime, L, s, v)),
+                                                  v) for v in p["options"][i])
                     prompts[s] = prompt_of(self.runtime, L, s)
                 except Exception as err:
                     raise self._locate(err) from err

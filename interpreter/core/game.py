@@ -21,6 +21,8 @@ class FieldSpec:
     initial: Any
     visible: str
     ledger: bool
+    # A hidden list whose size is public: how many elements (and, nested, how many in each) shows.
+    public_size: bool = False
 
 
 @dataclass(frozen=True)

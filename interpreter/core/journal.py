@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .engine import Engine
+from .savefile import SaveError, read_text, write_atomic
 
 FORMAT = "cityrules-journal"
 VERSION = 1
+MAX_SEATS = 64
+MAX_SEED = 2 ** 64
+MAX_NAME = 40
 
 
 @dataclass
@@ -41,38 +44,112 @@ class Journal:
         body = ",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in choices)
         return f'{head}, "choices": [\n{body}\n]}}\n' if choices else f'{head}, "choices": []}}\n'
 
-    def save(self, path: Path) -> None:
-        """Write atomically, so a session killed mid-write never leaves a broken journal."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.dumps(), encoding="utf-8")
-        os.replace(tmp, path)
+    def save(self, path: Path, new: bool = False) -> None:
+        """Write atomically and owner-only: a kill at any moment leaves the old journal or the new one.
+
+        With `new`, an existing file is never replaced (SaveError).
+        """
+        write_atomic(path, self.dumps(), new=new)
 
     @staticmethod
     def load(path: Path) -> "Journal":
-        """Read a journal file; raises ValueError with the reason when it is not one."""
+        """Read a journal file; raises ValueError with the reason, on one line, when it is not one."""
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as err:
-            raise ValueError(f"{path}: not a readable journal ({err})") from None
+            text = read_text(path)
+        except SaveError as err:
+            raise ValueError(f"not a readable journal: {err}") from None
         return Journal.load_text(text, str(path))
 
     @staticmethod
     def load_text(text: str, where: str = "journal") -> "Journal":
-        """Read a journal from its JSON text."""
+        """Read a journal from its JSON text, refusing any value a journal cannot hold."""
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant, parse_float=_no_float)
         except json.JSONDecodeError as err:
+            raise ValueError(f"{where}: not a readable journal (line {err.lineno}, column {err.colno}: "
+                             f"{err.msg})") from None
+        except RecursionError:
+            raise ValueError(f"{where}: not a readable journal (nested too deeply)") from None
+        except ValueError as err:  # a float or constant refused above, or a number of too many digits
             raise ValueError(f"{where}: not a readable journal ({err})") from None
-        path = where
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"{path}: not a cityrules journal")
+            raise ValueError(f"{where}: not a cityrules journal")
         try:
-            return Journal(str(data["game"]), int(data["seats"]), int(data["seed"]), list(data["names"]),
-                           list(data.get("agents", [])), [(int(s), str(c)) for s, c in data["choices"]],
-                           data.get("result"), data.get("variant"))
-        except (KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"{path}: journal is missing or has a bad '{err}'") from None
+            return _from_dict(data)
+        except _Bad as err:
+            raise ValueError(f"{where}: {err}") from None
+
+
+class _Bad(Exception):
+    """A value of the journal that is not what the format allows."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"'{name}' is not a number a journal holds")
+
+
+def _no_float(text: str) -> Any:
+    raise ValueError(f"'{text[:20]}' is not a whole number")
+
+
+def _whole(data: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = data.get(key)
+    if type(value) is not int:
+        raise _Bad(f"'{key}' must be a whole number, not {_shown(value)}")
+    if not low <= value <= high:
+        raise _Bad(f"'{key}' is {value}: it must be from {low} to {high}")
+    return value
+
+
+def _text_list(data: dict[str, Any], key: str, seats: int, allow_empty: bool = False) -> list[str]:
+    value = data.get(key, [] if allow_empty else None)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Bad(f"'{key}' must be a list of texts, not {_shown(value)}")
+    if value == [] and allow_empty:
+        return []
+    if len(value) != seats:
+        raise _Bad(f"'{key}' lists {len(value)} entries for {seats} seats")
+    if any(not v.strip() or len(v) > MAX_NAME for v in value):
+        raise _Bad(f"'{key}' holds an empty name or one longer than {MAX_NAME} characters")
+    return list(value)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+def _from_dict(data: dict[str, Any]) -> Journal:
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:
+        raise _Bad(f"journal format version {_shown(version)}: this cityrules reads version {VERSION}")
+    game = data.get("game")
+    if not isinstance(game, str) or not game or len(game) > 4096:
+        raise _Bad(f"'game' must name a game or a game folder, not {_shown(game)}")
+    seats = _whole(data, "seats", 1, MAX_SEATS)
+    seed = _whole(data, "seed", -MAX_SEED, MAX_SEED)
+    names = _text_list(data, "names", seats)
+    if len(set(names)) != len(names):
+        raise _Bad("'names' gives two seats the same name")
+    agents = _text_list(data, "agents", seats, allow_empty=True)
+    variant = data.get("variant")
+    if variant is not None and not isinstance(variant, str):
+        raise _Bad(f"'variant' must be a text or null, not {_shown(variant)}")
+    raw = data.get("choices")
+    if not isinstance(raw, list):
+        raise _Bad(f"'choices' must be a list, not {_shown(raw)}")
+    choices = []
+    for k, entry in enumerate(raw):
+        if (not isinstance(entry, list) or len(entry) != 2 or type(entry[0]) is not int
+                or not 0 <= entry[0] < seats or not isinstance(entry[1], str)):
+            raise _Bad(f"choice {k + 1} must be [seat number, option id], not {_shown(entry)}")
+        choices.append((entry[0], entry[1]))
+    result = data.get("result")
+    if result is not None:
+        winners = result.get("winners") if isinstance(result, dict) else None
+        if not isinstance(winners, list) or not all(type(w) is int and 0 <= w < seats for w in winners):
+            raise _Bad(f"'result' must be null or hold the winners' seat numbers, not {_shown(result)}")
+    return Journal(game, seats, seed, names, agents, choices, result, variant)
 
 
 def replay(engine: Engine, journal: Journal) -> dict[str, Any]:

@@ -6,15 +6,35 @@ from typing import Any
 
 from .decision import Decision
 from .engine import Engine
+from .game import FieldSpec
 from .state import copy_state
 
 HIDDEN = "hidden"
 
 
-def _seat_value(visible: str, owner: int, seat: int | None, value: Any) -> Any:
-    if visible == "all" or (visible == "owner" and seat == owner):
+def _seat_value(f: FieldSpec, owner: int, seat: int | None, value: Any) -> Any:
+    if f.visible == "all" or (f.visible == "owner" and seat == owner):
         return value
+    return _hidden(f, value)
+
+
+def _hidden(f: FieldSpec, value: Any) -> Any:
+    """What a seat that may not see the field gets: HIDDEN, or only the list's shape when its size is public."""
+    return shape(value) if f.public_size else HIDDEN
+
+
+def shape(value: Any) -> Any:
+    """A list's shape: the same nesting of lists, with HIDDEN for every element that is not a list."""
+    if isinstance(value, list):
+        return [shape(v) if isinstance(v, list) else HIDDEN for v in value]
     return HIDDEN
+
+
+def reveals_nothing(shown: Any) -> bool:
+    """True when a viewed value shows nothing but (at most) its shape: HIDDEN, or lists of HIDDEN."""
+    if isinstance(shown, list):
+        return all(reveals_nothing(v) for v in shown)
+    return bool(shown == HIDDEN)
 
 
 def _blank(type_text: str) -> Any:
@@ -23,6 +43,19 @@ def _blank(type_text: str) -> Any:
         return None
     return {"int": 0, "bool": False, "str": ""}.get(type_text, [] if type_text.startswith("list") else
                                                    {} if type_text.startswith("map") else None)
+
+
+def _masked(f: FieldSpec, value: Any) -> Any:
+    """The stand-in of a hidden value: blank, or for a public size, blanks in the list's shape."""
+    if f.public_size and isinstance(value, list):
+        return _blank_shape(f.type_text[len("list["):-1], value)
+    return _blank(f.type_text)
+
+
+def _blank_shape(elem_type: str, value: list[Any]) -> list[Any]:
+    if elem_type.startswith("list["):
+        return [_blank_shape(elem_type[len("list["):-1], v) if isinstance(v, list) else None for v in value]
+    return [_blank(elem_type) for _ in value]
 
 
 def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
@@ -35,38 +68,47 @@ def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dic
     game = engine.game
     for f in game.global_fields:
         if f.visible != "all":
-            masked["global"][f.name] = _blank(f.type_text)
+            masked["global"][f.name] = _masked(f, masked["global"][f.name])
     for f in game.seat_fields:
         for owner in range(state["seats"]):
             if not (f.visible == "all" or (f.visible == "owner" and owner == seat)):
-                masked["seat"][f.name][owner] = _blank(f.type_text)
+                masked["seat"][f.name][owner] = _masked(f, masked["seat"][f.name][owner])
     for f in game.node_fields:
         if f.visible != "all":
-            masked["node"][f.name] = [_blank(f.type_text) for _ in masked["node"][f.name]]
+            masked["node"][f.name] = [_masked(f, v) for v in masked["node"][f.name]]
     for kind, fields in game.component_fields.items():
         for f in fields:
             if f.visible != "all":
                 column = masked["components"][kind][f.name]
-                masked["components"][kind][f.name] = [_blank(f.type_text) for _ in column]
+                masked["components"][kind][f.name] = [_masked(f, v) for v in column]
     masked["stack"] = []
     masked["pending"] = None
     masked["log"] = []
     return masked
 
 
+def _hidden_column(f: FieldSpec, column: list[Any]) -> Any:
+    """A hidden node or item field: HIDDEN whole, or each entry's shape when sizes are public."""
+    return [shape(v) for v in column] if f.public_size else HIDDEN
+
+
 def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The state as `seat` sees it (None: a spectator who sees only public information).
 
-    Fields declared `visible: owner` show only to their seat, `visible: nobody` to no one; the
-    rules' paused position, pending answers of other seats and private log lines never appear.
+    Fields declared `visible: owner` show only to their seat, `visible: nobody` to no one (as
+    HIDDEN; a hidden list declared `public_size` shows its shape, see `shape`); the rules' paused
+    position, pending answers of other seats and private log lines never appear.
     """
     game = engine.game
     n = state["seats"]
-    seats = {f.name: [_seat_value(f.visible, i, seat, state["seat"][f.name][i]) for i in range(n)]
+    seats = {f.name: [_seat_value(f, i, seat, state["seat"][f.name][i]) for i in range(n)]
              for f in game.seat_fields}
-    glob = {f.name: state["global"][f.name] if f.visible == "all" else HIDDEN for f in game.global_fields}
-    nodes = {f.name: state["node"][f.name] if f.visible == "all" else HIDDEN for f in game.node_fields}
-    components = {kind: {f.name: state["components"][kind][f.name] if f.visible == "all" else HIDDEN
+    glob = {f.name: state["global"][f.name] if f.visible == "all" else _hidden(f, state["global"][f.name])
+            for f in game.global_fields}
+    nodes = {f.name: state["node"][f.name] if f.visible == "all" else _hidden_column(f, state["node"][f.name])
+             for f in game.node_fields}
+    components = {kind: {f.name: state["components"][kind][f.name] if f.visible == "all"
+                         else _hidden_column(f, state["components"][kind][f.name])
                          for f in fields} for kind, fields in game.component_fields.items()}
     log = [e["text"] for e in state["log"] if e["to"] is None or (seat is not None and seat in e["to"])]
     pending: dict[str, Any] | None = None

@@ -34,9 +34,15 @@ class FieldsMixin(LoaderBase):
             if visible == "owner" and owner != "seat":
                 self.diags.error(pos.nearest(path + ("visible",)), "schema",
                                  "'owner' visibility only applies to seat fields")
+            public_size = bool(spec.get("public_size"))
+            if public_size and (visible == "all" or t.kind != "list"):
+                self.diags.error(pos.nearest(path + ("public_size",)), "schema",
+                                 "'public_size' applies to a hidden list: "
+                                 + ("this field is visible to all already" if visible == "all" else f"not {an(t)}"),
+                                 "declare it on a field with 'visible: owner' or 'visible: nobody' whose type is list[...]")
             field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)),
                           initial)
-            result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger"))))
+            result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size))
         return result
 
     def convert(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap, index: dict[Any, int]) -> Any:

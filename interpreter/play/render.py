@@ -9,7 +9,7 @@ from ruledsl.types import TypeSyntaxError, parse_type
 
 from ..core.engine import Engine
 from ..core.game import Game
-from ..core.view import HIDDEN, masked_state
+from ..core.view import HIDDEN, masked_state, reveals_nothing
 
 CELL = 8
 
@@ -116,6 +116,8 @@ def value_text(game: Game, type_text: str, value: Any, names: list[str]) -> str:
     """A field's value for people, by its declared type: seats by name, items by name or id."""
     if value == HIDDEN:
         return "(hidden)"
+    if isinstance(value, list) and value and reveals_nothing(value):
+        return hidden_size_text(value)
     world = game.world
     ids = world.ids_by_kind()
     for kind, component in world.components.items():
@@ -126,6 +128,13 @@ def value_text(game: Game, type_text: str, value: Any, names: list[str]) -> str:
     except TypeSyntaxError:
         return str(value)
     return make_formatter(t, world.node_ids, ids)(value, names)
+
+
+def hidden_size_text(shape: list[Any]) -> str:
+    """A hidden list whose size is public: `5 hidden`, or per inner list `[2 hidden], [1 hidden]`."""
+    if shape and all(isinstance(v, list) for v in shape):
+        return ", ".join(f"[{hidden_size_text(v)}]" for v in shape)
+    return f"{len(shape)} hidden"
 
 
 def seats_table(game: Game, view: dict[str, Any], current: int | None = None) -> str:

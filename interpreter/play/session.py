@@ -1,4 +1,12 @@
-"""A text-mode session: humans and bots at one table, saved after every choice."""
+"""A text-mode session: humans and bots at one table, saved after every choice.
+
+Secrets stay with their seat. With several people at one terminal (hot seat) and anything private
+in the game, the keyboard is handed over whenever another person must answer: the screen and its
+scrollback are cleared with the terminal's own sequences, and nothing private is shown before the
+next person has confirmed they are alone. In a secret choice made by several seats at once, the
+bots answer only after every human, and the journal receives the answers only once all are in:
+a journal read during the vote holds nobody's vote.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +14,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ruledsl.printable import printable
+
 from . import render
-from ..agents import RandomAgent, bot_seed
-from ..core.decision import Decision, Option
+from .menu import Menu, is_number
+from .terminal import clear_screen
+from ..agents import AGENTS, bot_seed
+from ..core.decision import DEFAULT_CAP, Decision
 from ..core.engine import Engine
+from ..core.game import Game
 from ..core.journal import Journal, replay
+from ..core.savefile import FileLock, remove_stale_temps
 from ..core.view import view
 
-HELP = """Answer with the option's number, or its name (e.g. 'housing' or 'kind:housing').
+HELP = """Answer with an option as the list shows it: its number, or its name where the options are
+listed by name (a number that is an option's name always means that option). An option's full id
+('kind:housing') or a unique start of its name works too.
 Other commands:
   board       show the board again
   log [N]     the last N lines of the game's log (default 20)
   help        this text
-  quit        save and stop; resume later with the command shown"""
+  quit        save and stop (Ctrl-D and Ctrl-C do the same); resume later with the command shown"""
+
+QUIT = ("quit", "exit", "q")
+MAX_ECHO = 40
+MAX_LOG_LINES = 10_000
+BOT_SAVE_EVERY = 1000
 
 
 @dataclass
@@ -33,60 +54,81 @@ class Quit(Exception):
     """The player asked to stop; the session is saved."""
 
 
-def option_columns(labels: list[str], width: int = 100) -> str:
-    """Numbered options, in as many columns as fit: long lists stay on one screen."""
-    entries = [f"{k:>3}. {label}" for k, label in enumerate(labels, 1)]
-    if len(entries) <= 12:
-        return "\n".join(entries)
-    cell = max(len(e) for e in entries) + 2
-    columns = max(1, width // cell)
-    rows = -(-len(entries) // columns)
-    lines = []
-    for r in range(rows):
-        row = [entries[c * rows + r] for c in range(columns) if c * rows + r < len(entries)]
-        lines.append("".join(e.ljust(cell) for e in row).rstrip())
-    return "\n".join(lines)
+def has_secrets(game: Game) -> bool:
+    """True when some seat may know what another may not: private seat fields or secret choices."""
+    return any(f.visible != "all" for f in game.seat_fields) or any(c.secret for c in game.program.chooses)
 
 
-def parse_answer(text: str, options: tuple[Option, ...]) -> Option | None:
-    """The option a typed answer means: its number, its id, the part after ':', or a unique prefix."""
+def echo(text: str) -> str:
+    """A typed answer quoted back: control characters escaped, long input cut."""
     text = text.strip()
-    if text.isdigit():
-        k = int(text)
-        return options[k - 1] if 1 <= k <= len(options) else None
-    lowered = text.lower()
-    for o in options:
-        if lowered in (o.id.lower(), o.id.split(":", 1)[-1].lower(), o.label.lower()):
-            return o
-    matches = [o for o in options if o.label.lower().startswith(lowered) and lowered]
-    return matches[0] if len(matches) == 1 else None
+    return printable(text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "...")
 
 
 class Session:
     """Runs a game between the terminal's humans and bots, journaling every choice."""
 
     def __init__(self, engine: Engine, journal: Journal, seats: list[Seat], save_path: Path,
-                 read: Callable[[str], str] = input, write: Callable[[str], None] = print):
+                 read: Callable[[str], str] = input, write: Callable[[str], None] = print,
+                 clear: Callable[[], None] = clear_screen, cap: int = DEFAULT_CAP):
         self.engine = engine
         self.journal = journal
         self.seats = seats
         self.save_path = save_path
         self.read = read
         self.write = write
-        self.bots = {i: RandomAgent(bot_seed(journal.seed, i)) for i, s in enumerate(seats) if s.kind == "bot"}
+        self.clear = clear
+        self.cap = cap
+        unknown = [s.kind for s in seats if s.kind != "human" and s.kind not in AGENTS]
+        if unknown:
+            raise ValueError(f"unknown seat kind '{printable(unknown[0])}': use human or one of {', '.join(AGENTS)}")
+        self.bots = {i: AGENTS[s.kind](bot_seed(journal.seed, i)) for i, s in enumerate(seats) if s.kind != "human"}
         self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
-        self.has_private_fields = any(f.visible == "owner" for f in engine.game.seat_fields)
+        self.hot_seat = len(self.humans) > 1 and has_secrets(engine.game)
+        # The human who has the keyboard: nobody yet at a hot seat, else the only human.
+        self.at_keyboard: int | None = None if self.hot_seat or not self.humans else self.humans[0]
         self.state = replay(engine, journal)
-        self.shown_log = 0
+        self.shown_log: dict[int | None, int] = {}
+        # Answers to a secret choice several seats make at once: journaled when the last is in.
+        self.held: list[tuple[int, str]] = []
+        self.unsaved = 0  # choices in the journal not yet written to its file
+
+    def say(self, text: str) -> None:
+        """Print text that may hold rule-file, journal or typed content: control characters escaped."""
+        self.write(printable(text, newlines=True))
+
+    def ask_line(self, prompt: str) -> str:
+        """One typed line; end of input or Ctrl-C stops the session (saved)."""
+        try:
+            return self.read(printable(prompt))
+        except (EOFError, KeyboardInterrupt):
+            raise Quit() from None
 
     def run(self) -> dict[str, Any]:
-        """Play until the game ends or a human quits; returns the last state."""
+        """Play until the game ends, a human quits or the decision cap is reached; returns the last state."""
+        lock = FileLock(self.save_path).acquire()
+        try:
+            remove_stale_temps(self.save_path)
+            return self._play()
+        finally:
+            lock.release()
+
+    def _play(self) -> dict[str, Any]:
         try:
             while not self.engine.is_over(self.state):
+                if self.state["decisions"] >= self.cap:
+                    self.stop_unfinished()
+                    return self.state
                 self.step()
-        except Quit:
+        except (Quit, KeyboardInterrupt):
             self.save()
-            self.write(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}")
+            if self.hot_seat:
+                self.clear()
+            note = ""
+            if self.held:
+                note = ("\n(The answers already given to the secret choice in progress are not saved, so that "
+                        "the file reveals none of them: they are asked again.)")
+            self.say(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}{note}")
             return self.state
         self.save()
         self.show_end()
@@ -97,85 +139,125 @@ class Session:
         decision = self.engine.pending(self.state)
         if not isinstance(decision, Decision):
             return
+        humans = [s for s in decision.seats if s not in self.bots]
         bots = [s for s in decision.seats if s in self.bots]
-        seat = bots[0] if bots else decision.seats[0]
+        # In a secret choice the bots answer last, once no human is still deciding.
+        first, then = (humans, bots) if decision.secret else (bots, humans)
+        seat = (first or then)[0]
         if seat in self.bots:
-            k = self.bots[seat].pick(self.engine, self.state, seat)
-            option = self.engine.option_id(self.state, seat, k)
+            option = self.engine.option_id(self.state, seat, self.bots[seat].pick(self.engine, self.state, seat))
         else:
             option = self.ask(seat, decision)
+        collecting = self.state["pending"]
         self.engine.apply_inplace(self.state, option, seat)
+        if decision.secret and decision.simultaneous and self.state["pending"] is collecting:
+            self.held.append((seat, option))  # others are still choosing: the file must not show it
+            return
+        self.journal.choices.extend(self.held)
         self.journal.choices.append((seat, option))
-        self.save()
+        self.held = []
+        self.unsaved += 1
+        # A person's answer is saved at once. Bots' answers are replayed identically from the seed,
+        # so a run of them is saved now and then, and before the next person is asked.
+        if seat not in self.bots or self.unsaved >= BOT_SAVE_EVERY:
+            self.save()
+
+    def hand_over(self, seat: int) -> None:
+        """Clear everything the previous person saw, and wait until `seat`'s player is alone."""
+        name = self.seats[seat].name
+        self.clear()
+        self.say(f"=== {name}'s turn. Hand the keyboard to {name}; everybody else, look away. ===")
+        while True:
+            text = self.ask_line(f"{name}, press Enter when only you can see the screen. ")
+            command = text.strip().lower()
+            if not command:
+                break
+            if command in QUIT:
+                raise Quit()
+            # Never silently dropped, never echoed (it may be the previous player's typing).
+            self.say("  What you typed was not used: your options come after this. Press Enter alone.")
+        self.at_keyboard = seat
 
     def ask(self, seat: int, decision: Decision) -> str:
         """Show a human their view and read their answer until it is a legal option."""
+        if self.unsaved:
+            self.save()
+        if self.hot_seat and seat != self.at_keyboard:
+            self.hand_over(seat)
         name = self.seats[seat].name
-        # With several people at one screen, a seat's own view (its hand, its secret vote) is shown
-        # only after the others have looked away.
-        private = len(self.humans) > 1 and (decision.secret or self.has_private_fields)
-        if private:
-            self.write("\n" * 3 + f"=== {name}, your secret choice: others look away. ===")
-            try:
-                self.read(f"{name}, press Enter when only you can see the screen. ")
-            except EOFError:
-                raise Quit() from None
         self.show(seat)
-        options = decision.options(seat)
-        self.write(f"\n{name}: {decision.prompt(seat)}" + ("  (secret)" if decision.secret else ""))
-        self.write(option_columns([o.label for o in options]))
+        menu = Menu.of(decision.options(seat))
+        self.say(f"\n{name}: {decision.prompt(seat)}" + ("  (secret)" if decision.secret else ""))
+        if menu.mode == "names":
+            self.say("(type an option as it is shown)")
+        self.say("\n".join(menu.lines()))
         while True:
-            try:
-                text = self.read(f"{name}> ")
-            except EOFError:
-                raise Quit() from None
+            text = self.ask_line(f"{name}> ")
             command = text.strip().lower()
-            if command in ("quit", "exit", "q"):
+            if command in QUIT:
                 raise Quit()
             if command in ("help", "?", "h"):
-                self.write(HELP)
+                self.say(HELP)
                 continue
             if command == "board":
                 self.show(seat, log_lines=0)
                 continue
-            if command.startswith("log"):
-                parts = command.split()
-                n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 20
-                self.write("\n".join(view(self.engine, self.state, seat)["log"][-n:]))
+            if command == "log" or command.startswith("log "):
+                self.show_log(seat, command[3:].strip())
                 continue
-            option = parse_answer(text, options)
+            option = menu.parse(text)
             if option is not None:
-                if private:
-                    self.write("\n" * 40 + f"{name} has chosen.")
                 return option.id
-            self.write(f"  '{text.strip()}' is not one of the options: type a number from 1 to {len(options)}, "
-                       "an option's name, or 'help'.")
+            self.say(f"  '{echo(text)}' is not one of the options: {menu.hint()}, or 'help'.")
+
+    def show_log(self, seat: int, count: str) -> None:
+        """`log N`: the last N lines this seat may read."""
+        if not count:
+            n = 20
+        elif is_number(count) and not count.startswith("-") and len(count) <= 6 and int(count) > 0:
+            n = min(int(count), MAX_LOG_LINES)
+        else:
+            self.say(f"  log takes a number of lines from 1 to {MAX_LOG_LINES}, e.g. 'log 30' "
+                     f"(not '{echo(count)}').")
+            return
+        self.say("\n".join(view(self.engine, self.state, seat)["log"][-n:]))
 
     def show(self, seat: int, log_lines: int = 12) -> None:
-        """The seat's view: new log lines, the board, the seats and public facts."""
+        """The seat's view: the log lines it has not seen, the board, the seats and public facts."""
         v = view(self.engine, self.state, seat)
-        new = v["log"][self.shown_log:] if log_lines else []
+        seen = self.shown_log.get(seat, 0)
+        new = v["log"][seen:] if log_lines else []
         if new:
-            self.write("\n".join("  " + line for line in new[-log_lines:]))
-        self.shown_log = len(v["log"])
-        self.write("")
+            self.say("\n".join("  " + line for line in new[-log_lines:]))
+        self.shown_log[seat] = len(v["log"])
+        self.say("")
         badges = render.display_badges(self.engine, self.state, seat)
-        self.write(render.board(self.engine.game, v, badges))
-        self.write(render.public_globals(self.engine.game, v))
-        self.write(render.seats_table(self.engine.game, v, seat))
+        self.say(render.board(self.engine.game, v, badges))
+        self.say(render.public_globals(self.engine.game, v))
+        self.say(render.seats_table(self.engine.game, v, seat))
 
     def show_end(self) -> None:
-        """The final log lines and the winners."""
+        """The final log lines, the winners and the seed (no longer a secret once the game is over)."""
+        if self.hot_seat:
+            self.clear()
         v = view(self.engine, self.state, None)
-        self.write("\n".join("  " + line for line in v["log"][self.shown_log:]))
+        self.say("\n".join("  " + line for line in v["log"][-20:]))
         result = self.engine.result(self.state)
-        self.write("\nGame over.")
+        self.say("\nGame over.")
         for fname, values in result.scores.items():
-            self.write(f"  {fname}: " + ", ".join(f"{self.seats[i].name} {x}" for i, x in enumerate(values)))
-        self.write("  Winner(s): " + ", ".join(self.seats[i].name for i in result.winners))
-        self.write(f"Journal: {self.save_path}  (replay it with: cityrules replay {self.save_path})")
+            self.say(f"  {fname}: " + ", ".join(f"{self.seats[i].name} {x}" for i, x in enumerate(values)))
+        self.say("  Winner(s): " + ", ".join(self.seats[i].name for i in result.winners))
+        self.say(f"Seed: {self.journal.seed}.  Journal: {self.save_path}  "
+                 f"(replay it with: cityrules replay {self.save_path})")
+
+    def stop_unfinished(self) -> None:
+        """The decision cap is reached: save and say so; a game that never ends must not hang."""
+        self.save()
+        self.say(f"\nThe game did not end within {self.cap} decisions: stopped, unfinished, and saved.\n"
+                 f"Resume with:  cityrules play --resume {self.save_path} --cap {self.cap * 2}")
 
     def save(self) -> None:
         """Write the journal; a session killed at any moment resumes from it."""
         self.journal.result = self.state["result"]
         self.journal.save(self.save_path)
+        self.unsaved = 0

@@ -25,7 +25,7 @@ from interpreter.core.journal import Journal, replay
 from interpreter.load.loader import check_game, games_root, shipped_games
 from interpreter.analysis.simulate import play_bots
 from interpreter.core.state import copy_state, from_json, to_json
-from interpreter.core.view import HIDDEN, view
+from interpreter.core.view import HIDDEN, shape, view
 
 # The shipped games, and the example games: every folder directly under examples/ with a game.yaml
 # (examples/broken/ holds deliberately broken games and is left out).
@@ -175,10 +175,13 @@ def test_views_hide_what_the_files_hide(name: str) -> None:
     for seat in [None, *range(seats)]:
         v = view(engine, state, seat)
         for f in g.global_fields:
-            assert (v["global"][f.name] == HIDDEN) == (f.visible != "all")
+            value = state["global"][f.name]
+            expected = value if f.visible == "all" else shape(value) if f.public_size else HIDDEN
+            assert v["global"][f.name] == expected
         for f in g.seat_fields:
             for owner in range(seats):
                 shown = v["seats"][f.name][owner]
                 visible = f.visible == "all" or (f.visible == "owner" and owner == seat)
-                assert (shown == HIDDEN) == (not visible)
+                value = state["seat"][f.name][owner]
+                assert shown == (value if visible else shape(value) if f.public_size else HIDDEN)
         assert "stack" not in v and "rng" not in v

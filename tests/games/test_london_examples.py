@@ -22,7 +22,7 @@ from interpreter.agents import RandomAgent, bot_seed
 from interpreter.core.decision import Decision, Result
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
-from interpreter.core.view import HIDDEN, view
+from interpreter.core.view import shape, view
 from london_helpers import (SPARE, TURN_CARD, London, State, activate, activation, answer, begin_action, delta,
                             engine_seat, events, expect, numbers, options, pass_turn, pick_card, position,
                             step_cards, take_from_deck)
@@ -1034,11 +1034,12 @@ def test_no_seat_sees_another_seats_hand(L: London, seats: int, seed: int) -> No
         shown = public_names(L, before) | public_names(L, state)
         for viewer in range(seats):
             v = view(e, state, viewer)
-            assert v["global"]["deck"] == HIDDEN
+            # Only sizes show (RULINGS: deck, hand and pile sizes are public), never a card.
+            assert v["global"]["deck"] == shape(state["global"]["deck"])
             for other in range(seats):
                 if other != viewer:
-                    assert v["seats"]["hand"][other] == HIDDEN
-                    assert v["seats"]["piles"][other] == HIDDEN
+                    assert v["seats"]["hand"][other] == shape(state["seat"]["hand"][other])
+                    assert v["seats"]["piles"][other] == shape(state["seat"]["piles"][other])
             assert v["seats"]["hand"][viewer] == state["seat"]["hand"][viewer]
             if v["pending"] is not None and viewer not in v["pending"]["waiting_for"]:
                 assert "options" not in v["pending"] and "prompt" not in v["pending"]

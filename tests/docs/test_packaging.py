@@ -1,0 +1,25 @@
+"""Every shipped game folder is installed, and setuptools is told about each (no warnings at `make play`)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_game_folder_is_a_listed_package_with_its_files() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = sorted(p.relative_to(ROOT / "games").as_posix().replace("/", ".")
+                     for p in (ROOT / "games").glob("*/**") if p.is_dir() and "__pycache__" not in p.parts)
+    listed = sorted(p.split(".", 1)[1] for p in config["packages"] if p.startswith("cityrules_games."))
+    assert listed == folders  # every folder with files in it (a game, its tests) is a listed package
+    for name in folders:
+        patterns = config["package-data"][f"cityrules_games.{name}"]
+        files = [f for f in (ROOT / "games" / name.replace(".", "/")).iterdir() if f.is_file()]
+        assert all(any(f.match(p) for p in patterns) for f in files), name
+
+
+def test_pexpect_is_a_dev_dependency_for_the_terminal_tests() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert any(d.startswith("pexpect") for d in project["optional-dependencies"]["dev"])

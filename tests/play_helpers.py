@@ -1,0 +1,61 @@
+"""Shared bits of the session tests: a scripted table, the command run as a user would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Callable
+
+from interpreter.core.decision import Decision
+from interpreter.core.engine import Engine
+from interpreter.core.journal import Journal
+from interpreter.load.loader import load_game
+from interpreter.play.menu import Menu
+from interpreter.play.session import Seat, Session
+
+ROOT = Path(__file__).resolve().parents[1]
+CLEAR = "<<clear>>"
+
+
+def cli(*args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 120,
+        cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`cityrules ARGS` in a child process, with text in and out."""
+    return subprocess.run([sys.executable, "-m", "interpreter.cli", *args], input=stdin, capture_output=True,
+                          text=True, cwd=cwd, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+class Table:
+    """A session whose humans answer through `answer(table, seat, prompt)`; every line is kept in `out`."""
+
+    def __init__(self, game: str, kinds: list[str], seed: int, path: Path,
+                 answer: Callable[["Table", int | None, str], str], names: list[str] | None = None):
+        self.engine = Engine(load_game(game))
+        names = names or ["Ana", "Ben", "Chloé", "Dev"][: len(kinds)]
+        self.journal = Journal(game, len(kinds), seed, names, kinds)
+        self.path = path
+        self.out: list[str] = []
+        self.prompts: list[str] = []
+        self.answer = answer
+        self.session = Session(self.engine, self.journal, [Seat(k, n) for k, n in zip(kinds, names)], path,
+                               read=self._read, write=self.out.append, clear=lambda: self.out.append(CLEAR))
+
+    def _read(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        decision = self.engine.pending(self.session.state)
+        seat = None
+        if isinstance(decision, Decision):
+            names = [s.name for s in self.session.seats]
+            seat = next((s for s in decision.seats if prompt.startswith(names[s])), None)
+        return self.answer(self, seat, prompt)
+
+    def first_key(self, seat: int) -> str:
+        """What the screen lists first for `seat` at the pending decision."""
+        decision = self.engine.pending(self.session.state)
+        assert isinstance(decision, Decision)
+        return Menu.of(decision.options(seat)).keys[0]
+
+    def run(self) -> None:
+        """Play until the end or until an answer raises (EOFError stops and saves)."""
+        self.session.run()
