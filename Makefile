@@ -4,12 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test quick bench typecheck clean
+.PHONY: setup play test quick bench goldens fuzz typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune]'
+	@# The report test opens pages in headless Chromium (Debian's package); CI runs as root.
+	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	  || echo "setup: could not install chromium; the report page test will fail" >&2
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -27,9 +30,25 @@ test: $(STAMP)
 quick: $(STAMP)
 	CONFORMANCE_SLOW_GAMES=12 $(BIN)/python -m pytest -n auto
 
+# The bots' strength table takes a while (about an hour on two busy cores): BOTS="--scale 0.3"
+# plays fewer games, BOTS="--only london" one game's matches.
+BOTS ?=
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
-	$(BIN)/python benchmarks/bench_validate.py
+	$(BIN)/python benchmarks/bench_games.py
+	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_memory.py
+	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
+	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
+
+# Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules
+# changed on purpose: `make goldens` for every game, or `.venv/bin/python tests/golden_journals.py city`.
+goldens: $(STAMP)
+	$(BIN)/python tests/golden_journals.py
+
+# 10,000 mutants of the shipped games, validated and played: counts tracebacks, hangs, crashes (minutes).
+fuzz: $(STAMP)
+	$(BIN)/python benchmarks/bench_fuzz.py
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy

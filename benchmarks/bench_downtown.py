@@ -1,60 +1,46 @@
-"""Benchmark: load-and-validate time, and random Downtown playouts per second.
+"""Benchmark: the interpreter's Downtown against the same game written by hand in plain Python.
 
-Prints figures; asserts nothing (these machines are shared and noisy). Run: make bench
+`cityrules simulate downtown` (the interpreter's simulation path) and benchmarks/handwritten_downtown.py
+play the same seeded games with the same bots (tests/benchmarks/test_yardstick.py checks it). Both
+run in this process, in turn, round after round, in CPU time; the figure is the median over the
+rounds of interpreter time / hand-written time, in steady state (after a warm-up batch).
+Target: at most 1.5x. Prints figures and asserts nothing. Run: make bench
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
-from interpreter.core.engine import Engine
-from interpreter.load.loader import check_game, resolve_game
-from interpreter.analysis.simulate import play_bots
+from common import engine, interleaved, median, median_ratio
 
-
-def load_times(repeats: int) -> list[float]:
-    """Seconds to load, parse, check and compile the game from its files (cold caches excluded)."""
-    folder = resolve_game("downtown")
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        game, diags, _ = check_game(folder)
-        times.append(time.perf_counter() - start)
-        if game is None:
-            raise SystemExit(f"downtown does not load: {diags[0].message}")
-    return times
-
-
-def playout_rate(seats: int, games: int) -> tuple[float, float]:
-    """Random playouts per second on one core, and decisions per game."""
-    engine = Engine(check_game(resolve_game("downtown"))[0])  # type: ignore[arg-type]
-    decisions = 0
-    start = time.perf_counter()
-    for seed in range(games):
-        state, record = play_bots(engine, seats, seed)
-        decisions += record.decisions
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / games
+import handwritten_downtown as hand
+from interpreter.analysis.simulate import simulate
 
 
 def main() -> None:
+    """Print games/s of both and their ratio, per seat count."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=3, help="repeat the playout run, report each")
+    parser.add_argument("--games", type=int, default=300, help="games per batch")
+    parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (the median is reported)")
+    parser.add_argument("--seats", type=int, nargs="*", default=[3, 4, 5, 6])
     args = parser.parse_args()
-    loads = load_times(5)
-    print(f"load + validate downtown: median {statistics.median(loads) * 1000:.0f} ms "
-          f"(first {loads[0] * 1000:.0f} ms, {len(loads)} runs)")
-    for seats in (4,):
-        rates = []
-        for _ in range(args.rounds):
-            rate, per_game = playout_rate(seats, args.games)
-            rates.append(rate)
-            print(f"{seats} seats: {rate:.0f} random playouts/s ({per_game:.0f} decisions/game, {args.games} games)")
-        print(f"{seats} seats: best {max(rates):.0f}, median {statistics.median(rates):.0f} playouts/s "
-              f"(reference: a hand-written Python Downtown plays about 1,900/s; one third is ~633)")
+    eng = engine("downtown")
+    board = hand.Board()
+    n = args.games
+    print(f"Downtown, interpreter (cityrules simulate) / hand-written Python: CPU time, {n} games a batch, "
+          f"median of {args.rounds} interleaved rounds (target <= 1.5x)")
+    for seats in args.seats:
+        def interpreter(seats: int = seats) -> None:
+            simulate(eng, n, seats, seed=1000)
+
+        def handwritten(seats: int = seats) -> None:
+            for seed in range(1000, 1000 + n):
+                hand.play(board, seats, seed)
+
+        times = interleaved({"interpreter": interpreter, "hand": handwritten}, args.rounds)
+        print(f"  {seats} seats: interpreter {n / median(times['interpreter']):6.0f} games/s, "
+              f"hand-written {n / median(times['hand']):6.0f} games/s, "
+              f"ratio {median_ratio(times['interpreter'], times['hand']):.2f}x")
 
 
 if __name__ == "__main__":

@@ -18,10 +18,12 @@ class AssignmentMixin(CompilerBase):
         """The type of an expression, without reporting anything (it is checked where it is used)."""
         saved = self.diags
         self.diags = self.exprs.diags = DiagnosticBag()
+        self.exprs.hoister.off += 1
         try:
             return self.exprs.expr(e, scope)[1]
         finally:
             self.diags = self.exprs.diags = saved
+            self.exprs.hoister.off -= 1
 
     def _settle_type(self, target: A.Expr, value: A.Expr, scope: Scope, element: bool) -> None:
         """Give `let xs = []` its element type from the first value added or stored."""

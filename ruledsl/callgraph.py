@@ -6,27 +6,48 @@ from typing import Callable
 
 from . import ast as A
 from .compiler_base import CompilerBase
+from .folding import UNKNOWN, live_blocks
 
 
 class CallGraphMixin(CompilerBase):
     """Finds the resumable phases and warns of unreachable phases and unused formulas."""
 
     def _find_resumable(self) -> None:
+        """The phases that may wait for a decision. A `choose` or `run` in a branch that can never
+        run in this game (its condition reads only fixed data, say a variant's switch, and is
+        false) does not count (folding.py); for the warnings every branch counts."""
         calls: dict[str, set[str]] = {}
+        live_calls: dict[str, set[str]] = {}
         for name, phase in self.phases.items():
             found: set[str] = set()
-            if _walk_has(phase.body, lambda s: isinstance(s, A.Choose)):
+            live: set[str] = set()
+            if self._walk_has(phase.body, lambda s: isinstance(s, A.Choose)):
                 self.resumable.add(name)
-            _walk_collect(phase.body, lambda s: found.update(self._entered(s)))
+            _walk_collect(phase.body, lambda s: found.update(self._entered(s)), A.child_blocks)
+            _walk_collect(phase.body, lambda s: live.update(self._entered(s)), self._live)
             calls[name] = found
+            live_calls[name] = live
         changed = True
         while changed:
             changed = False
-            for name, targets in calls.items():
+            for name, targets in live_calls.items():
                 if name not in self.resumable and targets & self.resumable:
                     self.resumable.add(name)
                     changed = True
         self.calls = calls
+
+    def _live(self, s: A.Stmt) -> list[tuple[A.Stmt, ...]]:
+        """The blocks of a statement that may run in this game."""
+        return live_blocks(s, self._table_value)
+
+    def _table_value(self, name: str) -> object:
+        return self.world.tables[name][1] if name in self.world.tables else UNKNOWN
+
+    def _walk_has(self, stmts: tuple[A.Stmt, ...], pred: Callable[[A.Stmt], bool]) -> bool:
+        for s in stmts:
+            if pred(s) or any(self._walk_has(body, pred) for body in self._live(s)):
+                return True
+        return False
 
     def _entered(self, s: A.Stmt) -> set[str]:
         """The phases one statement may enter."""
@@ -62,20 +83,15 @@ class CallGraphMixin(CompilerBase):
                 self.diags.warning(formula.name_span, "unused", f"formula '{name}' is never used")
 
     def _suspends(self, s: A.Stmt) -> bool:
-        return _walk_has((s,), lambda x: isinstance(x, A.Choose)
-                         or (isinstance(x, A.Run) and x.phase in self.resumable)
-                         or (isinstance(x, A.RunAbility) and bool(self._ability_targets(x.ability) & self.resumable)))
+        return self._walk_has((s,), lambda x: isinstance(x, A.Choose)
+                              or (isinstance(x, A.Run) and x.phase in self.resumable)
+                              or (isinstance(x, A.RunAbility)
+                                  and bool(self._ability_targets(x.ability) & self.resumable)))
 
 
-def _walk_has(stmts: tuple[A.Stmt, ...], pred: Callable[[A.Stmt], bool]) -> bool:
-    for s in stmts:
-        if pred(s) or any(_walk_has(body, pred) for body in A.child_blocks(s)):
-            return True
-    return False
-
-
-def _walk_collect(stmts: tuple[A.Stmt, ...], visit: Callable[[A.Stmt], None]) -> None:
+def _walk_collect(stmts: tuple[A.Stmt, ...], visit: Callable[[A.Stmt], None],
+                  blocks: Callable[[A.Stmt], list[tuple[A.Stmt, ...]]]) -> None:
     for s in stmts:
         visit(s)
-        for body in A.child_blocks(s):
-            _walk_collect(body, visit)
+        for body in blocks(s):
+            _walk_collect(body, visit, blocks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -9,7 +10,8 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
-from .program import MODULE_NAME, PhaseCode, Program
+from .budget import PhaseWork
+from .program import MODULE_NAME, PhaseCode, ProgramCode
 from .types import ANY, Type
 
 
@@ -48,7 +50,7 @@ _FRESH = (A.ListLit, A.ListComp, A.MapLit, A.MapComp)
 class AssemblyMixin(CompilerBase):
     """Turns the generated lines into functions, once, in a namespace with safe built-ins only."""
 
-    def _assemble(self) -> Program:
+    def _assemble(self) -> ProgramCode:
         lines: list[str] = []
         spans: list[Span | None] = []
         block_names: dict[str, list[str]] = {}
@@ -63,7 +65,7 @@ class AssemblyMixin(CompilerBase):
                     body = block or [(1, "return -1", None)]
                     if not body or not body[-1][1].startswith("return"):
                         body = body + [(1, "return -1", None)]
-                    lines.append("    " + _prologue(body))
+                    lines.append("    " + _prologue(body, self.exprs.columns))
                     spans.append(None)
                     for depth, text, span in body:
                         lines.append("    " * depth + text)
@@ -72,11 +74,12 @@ class AssemblyMixin(CompilerBase):
             else:
                 lines.append(f"def {fn.name}({fn.args}):")
                 spans.append(None)
-                lines.append("    " + _prologue(fn.blocks[0]))
+                lines.append("    " + _prologue(fn.blocks[0], self.exprs.columns))
                 spans.append(None)
                 for depth, text, span in fn.blocks[0]:
                     lines.append("    " * depth + text)
                     spans.append(span)
+        lines = _resolve_work(lines, PhaseWork(self.phase_regions, {self.start} | self.ability_phases, self.calls))
         source = "\n".join(lines) + "\n"
         namespace: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
         namespace.update(_HELPERS)
@@ -91,18 +94,28 @@ class AssemblyMixin(CompilerBase):
             fname = self.phase_fn[name]
             params = [p.name for p in phase.params]
             if name in self.resumable:
-                phases[name] = PhaseCode(name, params, True,
-                                         blocks=[namespace[b] for b in block_names[fname]])
+                phases[name] = PhaseCode(name, params, True, blocks=[namespace[b] for b in block_names[fname]],
+                                         direct=namespace[fname + "_d"])
             else:
-                phases[name] = PhaseCode(name, params, False, function=namespace[fname])
+                phases[name] = PhaseCode(name, params, False, function=namespace[fname], direct=namespace[fname])
         prompts = [namespace[spec.prompt_function] for spec in self.chooses]
+        option_functions = [namespace[spec.options_function] if spec.options_function else None
+                            for spec in self.chooses]
         labels = [namespace[spec.label_function] if spec.label_function else None for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
-        return Program(phases, self.chooses, self.loop_spans, source, spans, prompts, formulas=formulas, labels=labels)
+        return ProgramCode(phases, self.chooses, self.loop_spans, source, spans, prompts, labels=labels,
+                           formulas=formulas, option_functions=option_functions)
 
 
-# Values that are never changed in place: sharing them is safe (tuples cannot be changed).
-_FLAT = ("int", "str", "bool", "seat", "node", "none", "tuple")
+# The kinds of values that may be changed in place: lists and maps (and values of unknown kind).
+# Every other value is never changed in place, so sharing it is safe: numbers, texts, seats, nodes,
+# items of a component kind, and tuples (which cannot be changed).
+_CONTAINERS = ("list", "map", "any")
+
+
+def flat(t: Type) -> bool:
+    """Is a value of this type never changed in place?"""
+    return t.kind not in _CONTAINERS
 
 
 def _fresh(e: A.Expr, t: Type) -> bool:
@@ -112,10 +125,12 @@ def _fresh(e: A.Expr, t: Type) -> bool:
     """
     if isinstance(e, A.ListLit) and not e.items or isinstance(e, A.MapLit) and not e.pairs:
         return True
+    if isinstance(e, A.BinOp) and e.op == "+" and t.kind == "list":  # a new list, of shared elements
+        return flat(t.args[0])
     if not isinstance(e, _FRESH):
         return False
     elem = t.args[0] if t.kind == "list" else t.args[1] if t.kind == "map" else ANY
-    return elem.kind in _FLAT
+    return flat(elem)
 
 
 def copy_code(code: str, t: Type) -> str:
@@ -123,11 +138,11 @@ def copy_code(code: str, t: Type) -> str:
 
     The static type says how deep the copy must go: a list of plain values needs one level.
     """
-    if t.kind == "list" and t.args[0].kind in _FLAT:
+    if t.kind == "list" and flat(t.args[0]):
         return f"{code}[:]"
-    if t.kind == "map" and t.args[1].kind in _FLAT:
+    if t.kind == "map" and flat(t.args[1]):
         return f"dict({code})"
-    if t.kind == "list" and t.args[0].kind == "list" and t.args[0].args[0].kind in _FLAT:
+    if t.kind == "list" and t.args[0].kind == "list" and flat(t.args[0].args[0]):
         return f"[_x[:] for _x in {code}]"
     if t.kind in ("list", "map", "any"):
         return f"_dc({code})"
@@ -139,11 +154,31 @@ def _has_none(t: Type) -> bool:
     return t.kind == "none" or any(_has_none(a) for a in t.args)
 
 
-def _prologue(body: list[tuple[int, str, Span | None]]) -> str:
-    """Bind only the state columns a function reads: most formulas need one or none."""
+def _prologue(body: list[tuple[int, str, Span | None]], columns: dict[str, str]) -> str:
+    """Bind only the state a function reads: the global fields, and each column it uses as a local."""
     text = "\n".join(line for _, line, _ in body)
-    binds = [f"{v} = c.{v}" for v in ("S", "N", "V", "C") if f"{v}[" in text]
+    binds = ["V = c.V"] if "V[" in text else []
+    binds += [f"{ref} = c.{columns[ref]}" for ref in sorted(set(_COLUMN.findall(text)), key=lambda r: int(r[2:]))]
     return "; ".join(binds) if binds else "pass"
+
+
+_COLUMN = re.compile(r"\b_f\d+\b")
+_NOTHING = re.compile(r"^(\s*)(try: )?c\.steps -= 0$")
+
+
+def _resolve_work(lines: list[str], work: "PhaseWork") -> list[str]:
+    """Put the phases' work into the charges (budget.PhaseWork); a charge of nothing goes, with its
+    check (each is replaced by `pass`, so that lines keep their numbers)."""
+    out = [work.resolve(line) if "\x01" in line or "\x02" in line else line for line in lines]
+    for i, line in enumerate(out):
+        found = _NOTHING.match(line)
+        if found and i + 2 < len(out):
+            indent = found.group(1)
+            out[i] = indent + ("try: pass" if found.group(2) else "pass")
+            check = i + 2 if found.group(2) else i + 1
+            if out[check].strip().startswith("if c.steps < 0:"):
+                out[check] = indent + "pass"
+    return out
 
 
 def _reversed(items: list[Any]) -> list[Any]:
@@ -151,9 +186,13 @@ def _reversed(items: list[Any]) -> list[Any]:
 
 
 _SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "abs": abs, "sorted": sorted,
-                  "list": list, "str": str, "dict": dict, "True": True, "False": False, "None": None}
+                  "list": list, "str": str, "dict": dict, "True": True, "False": False, "None": None,
+                  # a guarded charge (budget.charge_lines) names it when the read it guards fails
+                  "Exception": Exception}
 _HELPERS: dict[str, Any] = {
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
-    "_reversed": _reversed, "_follow": R.follow, "_unique_by": R.unique_by, "_pay": R.pay,
+    "_reversed": _reversed, "_follow": R.follow, "_U": R.UNSET, "_set": R.keep,
+    "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number, "_llen": R.list_length,
+    "_unique_by": R.unique_by, "_pay": R.pay,
 }

@@ -16,12 +16,16 @@ from .assignment import AssignmentMixin
 from .callgraph import CallGraphMixin
 from .codegen import AssemblyMixin, _Function, copy_code
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
+from .budget import Region
+from .direct import DirectMixin
 from .events import logged_events
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
 from .kept import KeptMixin
+from .mutation import Mutations
 from .namecheck import check_names
-from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program
+from .purity import memoised
+from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program, ProgramCode
 from .statements import StatementsMixin
 from .waiting import WaitingMixin
 from .types import Type
@@ -31,14 +35,14 @@ __all__ = ["MODULE_NAME", "AbilityCode", "ChooseSpec", "Compiler", "PhaseCode", 
            "copy_code"]
 
 
-class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, KeptMixin,
+class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, KeptMixin, DirectMixin,
                AssemblyMixin):
     """Checks rules files against a World and produces a Program plus diagnostics.
 
     Each part of the work is a mixin of its own module: the call graph (callgraph.py), formulas
     (formulas.py), statements (statements.py), assignments (assignment.py), statements that wait
-    (waiting.py), values kept from statements (kept.py) and the assembly of the generated code
-    (codegen.py).
+    (waiting.py), values kept from statements (kept.py), the direct functions of the agent path
+    (direct.py) and the assembly of the generated code (codegen.py).
     """
 
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
@@ -55,7 +59,12 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.formula_done: dict[str, tuple[list[Type], Type, str]] = {}
         self.formula_busy: list[str] = []
         self.formula_used: set[str] = set(used_elsewhere)
+        self.memo: set[str] = set()
         self.chooses: list[ChooseSpec] = []
+        self.choose_ids: dict[int, int] = {}
+        self.regions: list[Region] = [Region()]
+        self.phase_regions: dict[str, Region] = {}
+        self.changed: list[set[str]] = [set()]
         self.loop_spans: list[Span] = []
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}
@@ -110,6 +119,8 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
             self.diags.error(self.phases[self.start].name_span, "arity",
                              f"the start phase '{self.start}' cannot take values: nothing runs it with any")
         self._find_resumable()
+        self.memo = self.exprs.memo = memoised(self.formulas, self.world)
+        self.mutations = Mutations(self.world, set(self.formulas))
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"
         for name, phase in self.phases.items():
@@ -122,10 +133,15 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.diags.extend(names.diagnostics)
         if self.diags.has_errors:
             return None, self.diags.items
-        program = self._assemble()
-        program.events = logged_events(self.phases.values())
+        types = {name: (params, ret) for name, (params, ret, _) in self.formula_done.items()}
+        program = Program(self._finish, types, logged_events(self.phases.values()), self.chooses)
         program.option_names = names.options
         return program, self.diags.items
+
+    def _finish(self) -> ProgramCode:
+        """Generate the rest of the code (the agent path) and compile it all: when a game first runs."""
+        self._compile_direct()
+        return self._assemble()
 
 
 def compile_rules(world: World, files: list[A.RulesFile], start: str, start_span: Span,

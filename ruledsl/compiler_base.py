@@ -16,7 +16,9 @@ from .types import Type
 from .world import World
 
 if TYPE_CHECKING:
+    from .budget import Region
     from .codegen import _Function, _Loop
+    from .mutation import Mutations
 
 
 class CompilerBase:
@@ -33,7 +35,10 @@ class CompilerBase:
     formula_done: dict[str, tuple[list[Type], Type, str]]
     formula_busy: list[str]
     formula_used: set[str]
+    memo: set[str]                   # state-free formulas whose values are remembered (purity.py)
+    mutations: "Mutations"           # which loops must copy their list (mutation.py)
     chooses: list[ChooseSpec]
+    choose_ids: dict[int, int]       # id of a Choose node -> its spec, shared by both compiled forms
     loop_spans: list[Span]
     resumable: set[str]
     phase_fn: dict[str, str]
@@ -44,6 +49,8 @@ class CompilerBase:
     abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
     ability_phases: set[str]
     calls: dict[str, set[str]]
+    changed: list[set[str]]                # variables each function being compiled changes (mutation.py)
+    phase_regions: dict[str, "Region"]     # each phase's body: its work known when compiling (budget.py)
 
     # -- implemented by the parts (see the module named in each docstring)
     def _ability_targets(self, ability: str) -> set[str]:
@@ -67,6 +74,14 @@ class CompilerBase:
         """statements.py"""
         raise NotImplementedError
 
+    def _phase_body(self, phase: A.Phase, scope: Scope, fn: "_Function", context: str) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list["_Loop"], context: str) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
     def _simple(self, s: A.Stmt, scope: Scope, fn: "_Function", loops: list["_Loop"], context: str) -> None:
         """statements.py"""
         raise NotImplementedError
@@ -76,10 +91,6 @@ class CompilerBase:
         raise NotImplementedError
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
-        """statements.py"""
-        raise NotImplementedError
-
-    def _tick(self, span: Span, fn: "_Function") -> None:
         """statements.py"""
         raise NotImplementedError
 
@@ -127,11 +138,19 @@ class CompilerBase:
         """statements.py"""
         raise NotImplementedError
 
-    def _keep(self, s: A.Keep, scope: Scope, fn: "_Function", waits: bool) -> None:
+    def _keep(self, s: A.Keep, scope: Scope, fn: "_Function", context: str) -> None:
         """kept.py"""
         raise NotImplementedError
 
     def _choose(self, s: A.Choose, scope: Scope, fn: "_Function") -> None:
+        """waiting.py"""
+        raise NotImplementedError
+
+    def _ask(self, s: A.Choose, scope: Scope, fn: "_Function") -> None:
+        """waiting.py"""
+        raise NotImplementedError
+
+    def _direct_call(self, call: str, span: Span, fn: "_Function") -> None:
         """waiting.py"""
         raise NotImplementedError
 

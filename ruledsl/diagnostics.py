@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Literal, Mapping
+from typing import Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
-from .printable import printable
+from .printable import display_width, printable
 
 Severity = Literal["error", "warning"]
 
@@ -80,6 +80,11 @@ class DiagnosticBag:
     """Collects diagnostics so that a pass reports every problem instead of stopping at the first."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    # has_errors looks at each diagnostic once, however often it is asked (50,000 warnings and a
+    # question after each would otherwise be quadratic); items appended directly are seen too.
+    _seen: int = field(default=0, init=False, repr=False, compare=False)
+    _errors: int = field(default=0, init=False, repr=False, compare=False)
+    _counted: int = field(default=0, init=False, repr=False, compare=False)  # id() of the list counted
 
     def error(self, span: Span, code: str, message: str, hint: str | None = None,
               related: tuple[Related, ...] = ()) -> None:
@@ -98,7 +103,12 @@ class DiagnosticBag:
     @property
     def has_errors(self) -> bool:
         """True when at least one diagnostic is an error."""
-        return any(d.severity == "error" for d in self.items)
+        if self._counted != id(self.items) or self._seen > len(self.items):  # replaced or cut: count again
+            self._counted, self._seen, self._errors = id(self.items), 0, 0
+        for d in self.items[self._seen:]:
+            self._errors += d.severity == "error"
+        self._seen = len(self.items)
+        return self._errors > 0
 
 
 def an(noun: object) -> str:
@@ -113,37 +123,98 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{close[0]}'?" if close else None
 
 
+MAX_SHOWN_LINE = 160
+"""The most characters of a source line quoted under a diagnostic; longer lines show a window."""
+MAX_MESSAGE = 400
+"""The most characters of a message (and of its hint) printed; a 1 MiB name must not flood a terminal."""
+
+
+def source_lines(file: str, source: str) -> list[str]:
+    """The lines of a file, split where its positions count a new line.
+
+    YAML counts CR, LF, CRLF, U+0085, U+2028 and U+2029 (as `str.splitlines` does, which also splits
+    at controls YAML refuses); the rules count LF alone, so a stray U+2028 in a rules text stays
+    inside its line.
+    """
+    if file.endswith((".yaml", ".yml")):
+        return source.splitlines()
+    return [line[:-1] if line.endswith("\r") else line for line in source.split("\n")]
+
+
 def render(diag: Diagnostic, source: str | None, sources: Mapping[str, str] | None = None) -> str:
     """Format a diagnostic the way compilers do: position, message, the line and a caret.
 
     Its related places follow as `note:` lines, each with its own line and caret when `sources`
     (file name -> text) holds its file.
     """
+    def lines_of(file: str) -> list[str] | None:
+        text = source if file == diag.span.file else (sources or {}).get(file)
+        return source_lines(file, text) if text is not None else None
+
+    return _render(diag, lines_of)
+
+
+def render_all(diags: Iterable[Diagnostic], sources: Mapping[str, str]) -> Iterator[str]:
+    """`render` for many diagnostics, splitting each source file into lines only once."""
+    split: dict[str, list[str] | None] = {}
+
+    def lines_of(file: str) -> list[str] | None:
+        if file not in split:
+            text = sources.get(file)
+            split[file] = source_lines(file, text) if text is not None else None
+        return split[file]
+
+    for d in diags:
+        yield _render(d, lines_of)
+
+
+def _shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _render(diag: Diagnostic, lines_of: Callable[[str], Sequence[str] | None]) -> str:
     s = diag.span
-    head = f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {diag.message}"
+    head = f"{s.file}:{s.line}:{s.column}: {diag.severity}[{diag.code}]: {_shorten(diag.message)}"
     if diag.hint:
-        head += f" ({diag.hint})"
-    parts = [head + _quote(s, source)]
+        head += f" ({_shorten(diag.hint)})"
+    # Everything printed came from files a stranger may have written: no control character
+    # (ESC, BEL, OSC...) reaches the terminal unescaped.
+    parts = [printable(head) + _quote(s, lines_of(s.file))]
     for note in diag.related:
-        found = sources.get(note.span.file) if sources is not None else None
-        parts.append(f"  note: {printable(note.message)}" + _quote(note.span, found, printable))
+        parts.append(f"  note: {printable(_shorten(note.message))}" + _quote(note.span, lines_of(note.span.file)))
     return "\n".join(parts)
 
 
-def _quote(s: Span, source: str | None, clean: Callable[[str], str] = lambda text: text) -> str:
-    """The source line of a span with a caret under it, after a line break ('' when unknown)."""
-    if source is None:
-        return ""
-    lines = source.splitlines()
-    if not 1 <= s.line <= len(lines):
+def _quote(s: Span, lines: Sequence[str] | None) -> str:
+    """The source line of a span, escaped, with a caret under it, after a line break ('' when unknown)."""
+    if lines is None or not 1 <= s.line <= len(lines):
         return ""
     text = lines[s.line - 1]
     width = 1
     if s.end_line == s.line and s.end_column >= s.column:
         width = s.end_column - s.column + 1
+    start = max(0, min(s.column - 1, len(text)))
+    before, marked, after = text[:start], text[start:start + width], text[start + width:]
+    if len(text) > MAX_SHOWN_LINE:
+        before, marked, after = _window(before, marked, after)
+    shown_before, shown_marked = printable(before), printable(marked)
     gutter = f"{s.line:>5} | "
-    caret = " " * (len(gutter) - 2) + "| " + " " * (s.column - 1) + "^" * max(1, width)
-    return f"\n{gutter}{clean(text)}\n{caret}"
+    caret = (" " * (len(gutter) - 2) + "| " + " " * display_width(shown_before)
+             + "^" * max(1, display_width(shown_marked)))
+    return f"\n{gutter}{shown_before}{shown_marked}{printable(after)}\n{caret}"
+
+
+def _window(before: str, marked: str, after: str) -> tuple[str, str, str]:
+    """The part of a long line around the marked text, with '...' where it is cut."""
+    lead = 40
+    if len(before) > lead:
+        before = "..." + before[-lead:]
+    room = MAX_SHOWN_LINE - len(before)
+    if len(marked) > room:
+        marked, after = marked[:room], "..."
+    elif len(after) > room - len(marked):
+        after = after[:max(0, room - len(marked))] + "..."
+    return before, marked, after
 
 
 class RuleFileError(Exception):
@@ -160,4 +231,4 @@ class RuleFileError(Exception):
 
     def report(self) -> str:
         """Every diagnostic, rendered with its source line."""
-        return "\n".join(render(d, self.sources.get(d.span.file), self.sources) for d in self.diagnostics)
+        return "\n".join(render_all(self.diagnostics, self.sources))

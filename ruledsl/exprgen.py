@@ -8,9 +8,15 @@ from typing import Callable
 
 from . import ast as A
 from .diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
+from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, plain
+from . import cost
+from .cost import SEARCH_STEPS, Charges, Cost, FormulaWork
+from .exprcost import PAID, ExprCostMixin
+from .hoist import Hoister
 from .provenance import EVERY, Origin, explain
+from .runtime_support import NUMBER_LIMIT
 from .scope import Scope, Var
-from .runtime_support import make_formatter
+from .runtime_support import follow, make_formatter
 from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
                     tuple_of, type_of_data, unify)
 from .world import World
@@ -32,7 +38,7 @@ KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "fo
             "elif", "to", "roll"}
 
 
-class Expressions:
+class Expressions(ExprCostMixin):
     """Expression checking and code generation against one game's World."""
 
     def __init__(self, world: World, diags: DiagnosticBag,
@@ -46,6 +52,20 @@ class Expressions:
         self.formula_sig = formula_sig
         self.formula_names = formula_names
         self.consts: dict[str, object] = {}
+        self.hoister = Hoister()
+        self._reader = False
+        self._this_reader = False   # `reader` of the expression being generated (see read)
+        self.charges = Charges()
+        self.stmt_start = 0
+        self._in_arith = False      # generating an operand of + - * (see _checked_number)
+        # Work of each formula when it is known before it runs (None: it counts its own as it runs).
+        self.formula_work: dict[str, FormulaWork | None] = {}
+        self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
+        # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
+        self.known_sizes: dict[int, int | str | None] = {}
+        # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
+        self.columns: dict[str, str] = {}
+        self._column_names: dict[str, str] = {}
         self._const_names: dict[tuple[str, str], str] = {}
         # Expressions (by id) that read a fixed attribute column: what it is, and its values.
         self.fixed: dict[int, tuple[str, tuple[object, ...]]] = {}
@@ -146,6 +166,28 @@ class Expressions:
             self.consts[ref] = value
         return ref
 
+    def resolver(self, scope: Scope) -> Resolve:
+        """What folding.py needs to know of names: the fixed value of a table or a literal argument."""
+        def resolve(name: str) -> object:
+            var = scope.lookup(name)
+            if var is None:
+                return self.world.tables[name][1] if name in self.world.tables else UNKNOWN
+            return var.fixed[0] if var.fixed is not None else UNKNOWN
+        return resolve
+
+    def column(self, path: str) -> str:
+        """A local name for a state column, bound once at the top of each function that reads it.
+
+        A column (one field of every seat, node or item) is a list that lives as long as the state:
+        rules change its elements, never the list itself, so one look-up per function is enough.
+        """
+        ref = self._column_names.get(path)
+        if ref is None:
+            ref = f"_f{len(self._column_names)}"
+            self._column_names[path] = ref
+            self.columns[ref] = path
+        return ref
+
     def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
         """Is t one of the kinds? Reports a type mismatch otherwise."""
         if t.kind in kinds or t.kind == "any":
@@ -170,10 +212,35 @@ class Expressions:
         return f"{formatter}({code}, c.names)"
 
     # ------------------------------------------------------------- expressions
+    def read(self, e: A.Expr, scope: Scope) -> Code:
+        """`expr` for a value that is only read, never kept or changed (see hoist.py)."""
+        self._reader = True
+        return self.expr(e, scope)
+
     def expr(self, e: A.Expr, scope: Scope) -> Code:
         """Check e and return (python code, type)."""
+        reader, self._reader = self._reader, False
+        in_arith, self._in_arith = self._in_arith, False
+        start = scope.counter[0]
         method = getattr(self, "_" + type(e).__name__)
+        self._this_reader = reader
         result: Code = method(e, scope)
+        kind = type(e)
+        if kind is A.BinOp and not in_arith and result[1].kind == "int" and COUNT_WORK_ON() \
+                and _grows(e, self.resolver(scope)):
+            # The whole sum or product is done: a number past the limit stops the game here.
+            return (f"_num({result[0]})", result[1])
+        if kind in _COSTLY:
+            return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h")), result[1])
+        if kind is not A.Name and kind in _READS or kind is A.Name and e.name in self.world.tables:  # type: ignore[union-attr]
+            # Fixed data read with literal keys: its value, written as a literal (folding.py), or
+            # bound once as a constant when it is a part of a table (`prices.bare`).
+            value = fixed_value(e, self.resolver(scope))
+            code = literal(value)
+            if code is not None:
+                return (code, result[1])
+            if isinstance(value, (list, tuple, dict)) and not isinstance(e, A.Name):
+                return (self.const("fixed", str(id(value)), value), result[1])
         return result
 
     def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
@@ -183,6 +250,8 @@ class Expressions:
         return code
 
     def _Num(self, e: A.Num, scope: Scope) -> Code:
+        if abs(e.value) > NUMBER_LIMIT:  # refused when it is reached, at its place in the rules
+            return (f"_num({int(e.value)})", INT)
         return (str(int(e.value)), INT)
 
     def _Bool(self, e: A.Bool, scope: Scope) -> Code:
@@ -252,12 +321,12 @@ class Expressions:
                 return self.err(e.name_span, "unknown-field", f"seats have no field '{e.name}'",
                                 did_you_mean(e.name, list(w.seat_fields)))
             self._trace(e, Origin(label, field=f))
-            return (f"S[{e.name!r}][{obj}]", f.type)
+            return (f"{self.column(f'S[{e.name!r}]')}[{obj}]", f.type)
         if t.kind == "node":
             nf = w.node_fields.get(e.name)
             if nf is not None:
                 self._trace(e, Origin(label, field=nf))
-                return (f"N[{e.name!r}][{obj}]", nf.type)
+                return (f"{self.column(f'N[{e.name!r}]')}[{obj}]", nf.type)
             if e.name in w.node_attrs:
                 column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
                 self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
@@ -271,7 +340,7 @@ class Expressions:
             cf = component.fields.get(e.name)
             if cf is not None:
                 self._trace(e, Origin(label, field=cf))
-                return (f"C[{component.name!r}][{e.name!r}][{obj}]", cf.type)
+                return (f"{self.column(f'C[{component.name!r}][{e.name!r}]')}[{obj}]", cf.type)
             if e.name in component.attrs:
                 column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
                 self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
@@ -345,8 +414,11 @@ class Expressions:
             self._trace(e, parent.part(_label(e), step))
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
+        arith = e.op in ("+", "-", "*")
+        self._in_arith = arith
         a, ta = self.expr(e.left, scope)
-        b, tb = self.expr(e.right, scope)
+        self._in_arith = arith
+        b, tb = self.read(e.right, scope) if e.op in ("in", "not in") else self.expr(e.right, scope)
         op = e.op
         if op in ("and", "or"):
             self.check(ta, ("bool",), e.left.span, f"the left side of '{op}'")
@@ -368,6 +440,8 @@ class Expressions:
             else:
                 self._check_value(e.left, e.right)
                 self._check_value(e.right, e.left)
+            if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
+                return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
             return (f"({a} {op} {b})", BOOL)
         if op in ("<", "<=", ">", ">="):
             left = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
@@ -383,14 +457,32 @@ class Expressions:
             if isinstance(e.right, A.ListLit):
                 for item in e.right.items:
                     self._check_value(e.left, item)
+            fixed = fixed_value(e.right, self.resolver(scope))
+            if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
+                    and all(literal(v) is not None for v in fixed):
+                # A short fixed list of plain values: a set literal, which Python makes a constant.
+                b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
+            elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
+                self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
             return (f"({a} {op} {b})", BOOL)
         if op == "+":
             if ta.kind == "list" or tb.kind == "list":
                 self.check(ta, ("list",), e.left.span, "the left side of '+'")
                 self.check(tb, ("list",), e.right.span, "the right side of '+'")
+                sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
+                if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
+                       for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
+                    # A list that may be long already (a variable, a field): counted as it is made,
+                    # and refused past the size limit (`x = x + x` cannot fill the memory).
+                    self.known_sizes[id(e)] = self.total(sizes)
+                    return (f"_cat(c, {a}, {b})", unify(ta, tb))
+                for size in sizes:  # making the new list visits both (a new one was counted already)
+                    if size != PAID:
+                        self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
+                self.known_sizes[id(e)] = self.total(sizes)
                 return (f"({a} + {b})", unify(ta, tb))
             if ta.kind == "str" and tb.kind == "str":
-                return (f"({a} + {b})", STR)
+                return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
         self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
         self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
         if op == "//":
@@ -403,6 +495,7 @@ class Expressions:
         return (f"(not {self.cond(e.operand, scope, 'the operand of not')})", BOOL)
 
     def _Neg(self, e: A.Neg, scope: Scope) -> Code:
+        self._in_arith = True
         code, t = self.expr(e.operand, scope)
         self.check(t, ("int",), e.span, "a negated value")
         return (f"(-{code})", INT)
@@ -423,17 +516,24 @@ class Expressions:
         return ("[" + ", ".join(codes) + "]", list_of(elem if elem is not None else ANY))
 
     def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
-                       scope: Scope) -> tuple[str, Scope, str]:
-        it, t = self.expr(iter_, scope)
+                       scope: Scope) -> tuple[Scope, str, str, str]:
+        """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
+        it, t = self.read(iter_, scope)
         self.check(t, ("list",), iter_.span, "what a comprehension runs over")
         inner = Scope(scope, scope.persistent, scope.counter)
         self.no_shadow(var, span, scope)
         v = inner.declare(var, t.elem if t.kind == "list" else ANY, "comp", span, comp=True)
         v.used = True
-        clause = f" for {v.code} in {it}"
-        if cond is not None:
-            clause += f" if {self.cond(cond, inner)}"
-        return clause, inner, v.code
+        self.hoister.repeat += 1  # the condition and the element are computed once per element
+        self.charges.begin()      # ... and so is their work
+        condition = f" if {self.cond(cond, inner)}" if cond is not None else ""
+        return inner, v.code, it, condition
+
+    def _end_comprehension(self, iter_: A.Expr, var: str, it: str, condition: str, scope: Scope) -> str:
+        """Count the comprehension's work (its elements times the work per element); its clause."""
+        self.hoister.repeat -= 1
+        per = self.charges.end()
+        return f" for {var} in {self.counted(iter_, it, scope, per)}{condition}"
 
     def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
         """Names may not hide another visible name: a common source of silent mistakes."""
@@ -446,9 +546,26 @@ class Expressions:
             self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
 
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
-        clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        reader = self._this_reader
+        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         elt, t = self.expr(e.elt, inner)
-        return (f"[{elt}{clause}]", list_of(t))
+        code = f"[{elt}{self._end_comprehension(e.iter, var, it, condition, scope)}]"
+        return (self._folded(e, scope, reader) or code, list_of(t))
+
+    def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
+        """A list made only of fixed data, computed now (folding.evaluate): the code reading it.
+
+        Its work is still counted as if it were made every time (the count depends on the rules
+        only). A value that may be kept gets a copy of its own.
+        """
+        known = evaluate(e, {}, self.world, self.resolver(scope))
+        value = plain(known) if known is not None else UNKNOWN
+        if not isinstance(value, list):
+            self.known_sizes.pop(id(e), None)
+            return None
+        self.known_sizes[id(e)] = len(value)
+        ref = self.const("folded", repr(value), value)
+        return ref if reader else f"{ref}[:]"
 
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
         vt: Type | None = None
@@ -462,14 +579,15 @@ class Expressions:
         return ("{" + ", ".join(codes) + "}", map_of(STR, vt if vt is not None else ANY))
 
     def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
-        clause, inner, _ = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         kc, kt = self.expr(e.key, inner)
         self.check(kt, ("str",), e.key.span, "a map key")
         vc, vt = self.expr(e.value, inner)
-        return (f"{{{kc}: {vc}{clause}}}", map_of(STR, vt))
+        return (f"{{{kc}: {vc}{self._end_comprehension(e.iter, var, it, condition, scope)}}}", map_of(STR, vt))
 
     # ---------------------------------------------------------------- calls
     def _Call(self, e: A.Call, scope: Scope) -> Code:
+        reader = self._this_reader
         sig = self.formula_sig(e.name, e.name_span)
         if sig is not None:
             params, ret, fn = sig
@@ -482,9 +600,24 @@ class Expressions:
                     self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}",
                              related=self.explain(arg.span, t))
                 codes.append(code)
-            inlined = self._inline(e, codes, params, scope)
+            inlined = self._inline(e, codes, params, scope, reader)
             if inlined is not None:
                 return (inlined, ret)
+            work = self.formula_work.get(e.name)
+            if work is None:  # a formula whose work is known only as it runs counts its own
+                self.charges.charge(1)
+            else:
+                used = work.used_params()
+                terms = work.at_call(codes) if all(_plain_read(a) for a, p in zip(e.args, work.params)
+                                                   if p in used) else None
+                if terms is not None and all(self.ahead(t) for t in terms):
+                    self.charges.charge(1 + work.static)
+                    for term in terms:
+                        self.charges.charge(0, term)
+                else:
+                    self.charges.charge(1 + work.static)
+                    if work.terms:
+                        fn += "_c"  # counts its own terms
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
         if e.name not in BUILTINS:
             return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
@@ -493,10 +626,11 @@ class Expressions:
         if not lo <= len(e.args) <= hi:
             n = f"{lo}" if lo == hi else f"{lo} or {hi}"
             return self.err(e.span, "arity", f"'{e.name}' takes {n} value(s), got {len(e.args)}")
-        args = [self.expr(a, scope) for a in e.args]
-        return self._builtin(e, args)
+        reading = e.name in _READING_BUILTINS
+        args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
+        return self._builtin(e, args, scope)
 
-    def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope) -> str | None:
+    def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope, reader: bool) -> str | None:
         """The body of a one-expression formula with its arguments in place, when that is safe.
 
         Calls cost more than most formula bodies. Only arguments that are plain reads are
@@ -504,34 +638,52 @@ class Expressions:
         Diagnostics come from the formula's own compile, never from an inlined copy.
         """
         found = self.inline_body(e.name)
-        if found is None or self.inline_depth >= 3 or not all(_plain_read(a) for a in e.args):
+        if found is None or self.inline_depth >= INLINE_DEPTH or not all(_plain_read(a) for a in e.args):
             return None
         names, body = found
+        if e.name in self.memo:  # a constant: computed now if it can be, else remembered as it runs
+            folded = evaluate(body, {}, self.world, self.resolver(Scope(None, False)))
+            value = plain(folded) if folded is not None else UNKNOWN
+            if not isinstance(value, list):
+                return None
         inner = Scope(None, persistent=False, counter=scope.counter)
-        for name, code, t in zip(names, codes, params):
+        for name, code, t, arg in zip(names, codes, params, e.args):
             inner.vars[name] = Var(name, t, f"({code})", "param", e.span, used=True)
+            value = fixed_value(arg, self.resolver(scope))
+            if literal(value) is not None:
+                inner.vars[name].fixed = (value,)
         saved = self.diags
         self.diags = DiagnosticBag()
         self.inline_depth += 1
+        self.charges.begin()
         try:
-            code, _ = self.expr(body, inner)
+            code, _ = self.read(body, inner) if reader else self.expr(body, inner)
             failed = self.diags.has_errors
         finally:
             self.diags = saved
             self.inline_depth -= 1
-        return None if failed else f"({code})"
+            work = self.charges.end()
+        if failed:
+            return None
+        self.charges.charge_cost(work)
+        self.known_sizes[id(e)] = self.size_of(body, code, inner)  # the call's list is the body's
+        return f"({code})"
 
-    def _builtin(self, e: A.Call, args: list[Code]) -> Code:
+    def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
         name = e.name
         a0, t0 = args[0]
         sp = e.args[0].span
         if name in ("len", "count"):
             self.check(t0, ("list", "map", "str"), sp, f"the value of {name}()")
             return (f"len({a0})", INT)
+        if name in _MAKING_BUILTINS and t0.kind in ("list", "map"):
+            a0 = self.counted(e.args[0], a0, scope)  # these make a new value as long as their list
+        elif name in _SEARCHING_BUILTINS and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
+            self.charges.charge(SEARCH_STEPS)  # these read their list (a new one was counted) and make nothing
         if name == "sum":
             if self.check(t0, ("list",), sp, "the value of sum()"):
                 self.check(t0.elem, ("int",), sp, "the elements summed")
-            return (f"sum({a0})", INT)
+            return (f"_num(sum({a0}))", INT)
         if name in ("max", "min"):
             fn = "_max" if name == "max" else "_min"
             if len(args) == 2:
@@ -547,7 +699,10 @@ class Expressions:
         if name == "range":
             for (code, t), a in zip(args, e.args):
                 self.check(t, ("int",), a.span, "a range bound")
-            return (f"_range({', '.join(c for c, _ in args)})", list_of(INT))
+            bounds = [b for b in (fixed_value(a, self.resolver(scope)) for a in e.args) if type(b) is int]
+            if len(bounds) == len(e.args) and len(range(*bounds)) <= 1000:  # known numbers: made once
+                return (self.const("range", repr(bounds), list(range(*bounds))), list_of(INT))
+            return (f"_range(c, {', '.join(c for c, _ in args)})", list_of(INT))
         if name == "neighbours":
             self.check(t0, ("node",), sp, "the value of neighbours()")
             return (f"_adj[{a0}]", list_of(NODE))
@@ -595,6 +750,10 @@ class Expressions:
             vt = self.world.edge_types[attr]
             if name == "exits":
                 return (f"list({column}[{a0}])", list_of(tuple_of(NODE, vt)))
+            target = fixed_value(e.args[2], self.resolver(scope))
+            if literal(target) is not None:  # known edge value: every node's answer, computed once
+                found = tuple(follow(exits, target) for exits in self.world.edges[attr])
+                return (f"{self.const('follow', f'{attr}:{target!r}', found)}[{a0}]", NODE.or_none())
             return (f"_follow({column}[{a0}], {args[2][0]})", NODE.or_none())
         return self.err(e.span, "unknown-name", f"no function called '{name}'")
 
@@ -611,18 +770,18 @@ class Expressions:
         column: str | None = None
         known: list[str] = []
         if kind == "seat":
-            column = f"S[{name!r}]" if name in w.seat_fields else "c.names" if name == "name" else None
+            column = self.column(f"S[{name!r}]") if name in w.seat_fields else "c.names" if name == "name" else None
             known = [*w.seat_fields, "name"]
         elif kind == "node":
             if name in w.node_fields:
-                column = f"N[{name!r}]"
+                column = self.column(f"N[{name!r}]")
             elif name in w.node_attrs:
                 column = self.const("attr", name, tuple(w.node_attr_values[name]))
             known = [*w.node_fields, *w.node_attrs]
         elif kind in w.components:
             component = w.components[kind]
             if name in component.fields:
-                column = f"C[{kind!r}][{name!r}]"
+                column = self.column(f"C[{kind!r}][{name!r}]")
             elif name in component.attrs:
                 column = self.const(f"attr:{kind}", name, tuple(component.attr_values[name]))
             known = [*component.fields, *component.attrs]
@@ -633,6 +792,48 @@ class Expressions:
             return self.err(attr_arg.span, "unknown-field", f"{an(kind)} has no field or attribute '{name}'",
                             did_you_mean(name, known))
         return (f"_unique_by({items}, {column})", t)
+
+
+# How many one-expression formulas deep calls are inlined (each inside the one before).
+INLINE_DEPTH = 5
+_READS = (A.Name, A.Attr, A.Index)
+
+
+def COUNT_WORK_ON() -> bool:  # noqa: N802 - reads the switch at compile time (see cost.COUNT_WORK)
+    return cost.COUNT_WORK
+
+
+# Built-ins over a list that make a new value as long as it (counted by its length), and those
+# that only read it (counted as SEARCH_STEPS: see cost.py).
+_MAKING_BUILTINS = ("unique", "sorted", "reversed", "keys", "str", "unique_by")
+_SEARCHING_BUILTINS = ("sum", "max", "min", "any", "all", "index")
+# Numbers added or subtracted without a check: small fixed ones (a number cannot run away by them).
+_SMALL = 1 << 31
+
+
+def _grows(e: A.Expr, resolve: Resolve) -> bool:
+    """Can this sum or product make a number far bigger than its parts (so it must be checked)?
+
+    `x * y`, `x + y` and `x - y` of two numbers that are not small fixed values can double or
+    square a number each time they run; `x + 1` cannot run away.
+    """
+    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*"):
+        fixed = [_small(fixed_value(side, resolve)) for side in (e.left, e.right)]
+        if e.op == "*":
+            return not any(f is not None and abs(f) <= 1 for f in fixed)
+        return not any(f is not None for f in fixed) or any(_grows(side, resolve) for side in (e.left, e.right))
+    return False
+
+
+def _small(value: object) -> int | None:
+    return value if type(value) is int and abs(value) <= _SMALL else None
+
+
+_COSTLY = (A.ListComp, A.MapComp, A.Call)
+# Built-ins that only read their list: a kept (shared) list may be handed to them.
+_READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed",
+                     "unique_by")
+_CONTAINERS = ("list", "map", "tuple", "any")
 
 
 def _label(e: A.Expr) -> str:

@@ -5,22 +5,24 @@ A phase gives back a value with `return VALUE`. A phase that never waits is a pl
 returns it; a phase that may wait runs as frames on the engine's stack, so its `return VALUE` leaves
 the value in the runtime (`c.returned`) just before its frame is popped, and the phase that ran it
 reads it in the block that resumes right after: nothing else runs in between, and nothing is kept
-in the state (no choice can come between the two).
+in the state (no choice can come between the two). On the agent path (direct.py) a phase that may
+wait is a plain function too: its direct function returns the value.
 """
 
 from __future__ import annotations
 
 from . import ast as A
+from .budget import BudgetMixin
 from .codegen import _Function
-from .compiler_base import CompilerBase
+from .runtime_support import MAX_DEPTH
 from .scope import Scope, Var
 from .types import ANY, INT, Type
 
 # The name under which the value is read while it is stored: no rules text can write it.
-_KEPT = "<kept>"
+KEPT = "<kept>"
 
 
-class KeptMixin(CompilerBase):
+class KeptMixin(BudgetMixin):
     """`let NAME = STATEMENT` and `TARGET = STATEMENT` for the statements that give a value."""
 
     def _phase_result(self, name: str) -> Type | None:
@@ -31,8 +33,9 @@ class KeptMixin(CompilerBase):
             self._compile_phase(self.phases[name])
         return self.phase_results.get(name)
 
-    def _keep(self, s: A.Keep, scope: Scope, fn: _Function, waits: bool) -> None:
-        """Run the statement and store its value; `waits`: the phase run may wait for a choice."""
+    def _keep(self, s: A.Keep, scope: Scope, fn: _Function, context: str) -> None:
+        """Run the statement and store its value. `context` "resumable": the phase run may wait for a
+        choice (it runs as frames); "agent": it is run by its direct function."""
         stmt = s.stmt
         if isinstance(stmt, A.RunAbility):
             self._run_ability(stmt, scope)
@@ -52,7 +55,15 @@ class KeptMixin(CompilerBase):
         if stmt.phase not in self.phases or result is None:
             self._store(s, "None", ANY, scope, fn)
             return
-        if waits:
+        self.regions[-1].runs[stmt.phase] += 1  # its work is charged here, as for a plain `run`
+        call = f"{self.phase_fn[stmt.phase]}{{}}(c{''.join(', ' + a for a in args)})"
+        waits = stmt.phase in self.resumable
+        if context == "agent" and waits:
+            fn.emit(f"if c.depth >= {MAX_DEPTH}: c.too_deep()", stmt.span)  # counted like a frame
+            fn.emit("c.depth += 1", stmt.span)
+            self._store(s, call.format("_d"), result, scope, fn)
+            fn.emit("c.depth -= 1", stmt.span)
+        elif context == "resumable" and waits:
             phase = self.phases[stmt.phase]
             pairs = ", ".join(f"{p.name!r}: {a}" for p, a in zip(phase.params, args))
             after = fn.new_block()
@@ -62,16 +73,16 @@ class KeptMixin(CompilerBase):
             fn.switch(after)
             self._store(s, "c.returned", result, scope, fn)
         else:
-            self._store(s, f"{self.phase_fn[stmt.phase]}(c{''.join(', ' + a for a in args)})", result, scope, fn)
+            self._store(s, call.format(""), result, scope, fn)
 
     def _store(self, s: A.Keep, code: str, t: Type, scope: Scope, fn: _Function) -> None:
         """`let`/assign as written, with the statement's value in place of an expression."""
-        scope.vars[_KEPT] = Var(_KEPT, t, code, "local", s.stmt.span, used=True)
+        scope.vars[KEPT] = Var(KEPT, t, code, "local", s.stmt.span, used=True)
         try:
-            value = A.Name(s.stmt.span, _KEPT)
+            value = A.Name(s.stmt.span, KEPT)
             if s.op == "let" and isinstance(s.target, A.Name):
                 self._simple(A.Let(s.span, s.target.name, value), scope, fn, [], "direct")
             else:
                 self._assign(A.Assign(s.span, s.target, s.op, value), scope, fn)
         finally:
-            del scope.vars[_KEPT]
+            del scope.vars[KEPT]

@@ -14,7 +14,7 @@ from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
 from . import ast as A
-from . import parse_cache
+from . import parse_cache, parser_tables
 from .diagnostics import Diagnostic, Span
 
 
@@ -29,11 +29,20 @@ class _RulesIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    """The LALR parser of the rules language; its tables come from the user's cache when they can.
+
+    Lark's own `cache=True` is not used: it unpickles a predictably named file in the shared
+    temporary folder, which any local user can plant. `parser_tables` keeps the tables as plain
+    JSON in the private cache folder instead.
+    """
     grammar = resources.files("ruledsl").joinpath("rules.lark").read_text(encoding="utf-8")
-    # cache=True keeps the built tables in a file named after the grammar's hash: a new
-    # grammar is never served old tables, and a warm start skips the slow construction.
-    return Lark(grammar, parser="lalr", start=["start", "expr"], postlex=_RulesIndenter(),
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+    loaded = parser_tables.load(grammar, postlex=_RulesIndenter(), propagate_positions=True)
+    if loaded is not None:
+        return loaded
+    built = Lark(grammar, parser="lalr", start=["start", "expr"], postlex=_RulesIndenter(),
+                 propagate_positions=True, maybe_placeholders=True)
+    parser_tables.store(grammar, built)
+    return built
 
 
 class SyntaxProblem(Exception):
@@ -45,6 +54,12 @@ class SyntaxProblem(Exception):
 
 
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "{": "{", "}": "}"}
+
+MAX_NUMBER_DIGITS = 100
+"""The most digits a number written in the rules may have (Python refuses to read past 4,300)."""
+
+MAX_ELIFS = 256
+"""The most `elif` branches one `if` may have."""
 
 MAX_NESTING = 32
 """How deeply blocks and expressions may nest, counted together (see `_check_nesting`)."""
@@ -274,9 +289,13 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         branches = [(c[0], c[1])]
         orelse: tuple[Any, ...] = ()
         for item in c[2:]:
-            if isinstance(item, tuple) and len(item) == 2 and item[0] == "elif":
-                pass
             if isinstance(item, _Elif):
+                if len(branches) > MAX_ELIFS:
+                    # Each elif nests one level deeper in the generated Python, whose compiler gives up
+                    # at a few thousand.
+                    raise SyntaxProblem(Diagnostic(item.cond.span, "too-deep",
+                                                   f"this 'if' has more than {MAX_ELIFS} 'elif' branches",
+                                                   hint="look the answer up in a table instead"))
                 branches.append((item.cond, item.body))
             elif item is not None:
                 orelse = item
@@ -368,7 +387,12 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
 
     @v_args(meta=True)
     def number(self, meta: Any, c: list[Any]) -> A.Num:
-        return A.Num(self._span(meta), int(c[0]))
+        digits = str(c[0])
+        if len(digits) > MAX_NUMBER_DIGITS:
+            raise SyntaxProblem(Diagnostic(self._span(meta), "syntax",
+                                           f"this number has {len(digits):,} digits; numbers in the rules have "
+                                           f"at most {MAX_NUMBER_DIGITS}"))
+        return A.Num(self._span(meta), int(digits))
 
     @v_args(meta=True)
     def string(self, meta: Any, c: list[Any]) -> A.Template:
@@ -465,7 +489,12 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
                                            "syntax", f"'{{{text}}}' in this text is not a valid expression"))
         except _TooDeep as err:
             raise SyntaxProblem(_too_deep(sub._at(err.line, err.column, err.line, err.column)))
-        result: A.Expr = sub.transform(tree)
+        try:
+            result: A.Expr = sub.transform(tree)
+        except VisitError as err:  # a problem inside the braces is a problem of the text around them
+            if isinstance(err.orig_exc, SyntaxProblem):
+                raise err.orig_exc from None
+            raise
         return result
 
 
@@ -611,12 +640,39 @@ def _parse_rules_cached(source: str, file: str, line0: int, col0: int) -> tuple[
 
 
 def _parse_rules(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None, list[Diagnostic]]:
+    odd = _odd_line_break(source, file, line0, col0)
+    if odd is not None:
+        return None, [odd]
     tree, diags = _parse_text(source, file, line0, col0)
     if tree is None and line0 == 1 and col0 == 1:
         more = _errors_by_definition(source, file)
         if len(more) > 1:
             return None, more
     return tree, diags
+
+
+# Characters that some programs take for a line break and others do not: the rules count lines by
+# "\n" alone, so one of these would make a message quote another line than the one it means.
+_ODD_BREAK = re.compile("\r(?!\n)|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_BREAK_NAMES = {"\r": "a carriage return (CR) without a line feed", "\x0b": "a vertical tab",
+                "\x0c": "a form feed", "\x85": "the character U+0085 (next line)",
+                "\u2028": "the character U+2028 (line separator)",
+                "\u2029": "the character U+2029 (paragraph separator)"}
+
+
+def _odd_line_break(source: str, file: str, line0: int, col0: int) -> Diagnostic | None:
+    """A diagnostic at the first character that is a line break to some readers but not to the parser."""
+    found = _ODD_BREAK.search(source)
+    if found is None:
+        return None
+    ch = found.group(0)
+    before = source[:found.start()]
+    line = before.count("\n") + 1
+    column = found.start() - (before.rfind("\n") + 1) + 1
+    what = _BREAK_NAMES.get(ch, f"the control character U+{ord(ch):04X}")
+    hint = ("save the file with LF (or CRLF) line endings" if ch == "\r"
+            else "end lines with a plain line break, and write no control characters in texts")
+    return Diagnostic(_shift(file, line, column, line0, col0), "syntax", f"{what} is not allowed in rules", hint=hint)
 
 
 _DEFINITION = re.compile(r"^(phase|formula)\b")
@@ -713,6 +769,12 @@ def parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.P
 
 
 def _parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.Phase | None, list[Diagnostic]]:
+    odd = _odd_line_break(text, file, 1, 1)
+    if odd is not None:
+        # Every line of a YAML block keeps the block's indentation.
+        s = odd.span
+        return None, [Diagnostic(Span(file, s.line + first_line - 1, s.column + column - 1), odd.code, odd.message,
+                                 hint=odd.hint)]
     lines = text.splitlines() or [""]
     source = "phase _ability:\n" + "\n".join("    " + line if line.strip() else "" for line in lines) + "\n"
     dl, dc = first_line - 2, column - 5

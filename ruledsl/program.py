@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from . import ast as A
 from .diagnostics import Span
-from .types import Type
+from .types import ANY, Type
 
 MODULE_NAME = "<rules>"
 
@@ -24,6 +24,8 @@ class ChooseSpec:
     span: Span
     prompt_function: str = ""
     label_function: str = ""                 # the choice's `label` template, when it has one
+    elem: Type = ANY                         # the options' type (bots walk option values with it)
+    options_function: str = ""               # for `by each`: the options of one seat, (c, L, seat)
 
 
 @dataclass(frozen=True)
@@ -38,18 +40,23 @@ class AbilityCode:
 
 @dataclass
 class PhaseCode:
-    """A compiled phase: a plain function, or resumable blocks run by the engine."""
+    """A compiled phase: a plain function, or resumable blocks run by the engine.
+
+    `direct` runs the whole phase as one call when every decision is answered at once (agent
+    mode): the phase's own function when it never waits, else a function of its own.
+    """
 
     name: str
     params: list[str]
     resumable: bool
     function: Callable[..., Any] | None = None
     blocks: list[Callable[..., int]] = field(default_factory=list)
+    direct: Callable[..., Any] | None = None
 
 
 @dataclass
-class Program:
-    """Everything the engine needs to run a game's rules."""
+class ProgramCode:
+    """The generated code of a game's rules, compiled and ready to run."""
 
     phases: dict[str, PhaseCode]
     chooses: list[ChooseSpec]
@@ -61,13 +68,81 @@ class Program:
     labels: list[Callable[..., str] | None] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
-    # event kind -> the data fields its `log` statements record (see events.py)
-    events: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # choose variable -> the names its options can be, when they are texts the names pass knows
-    option_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # by choice: its options for one seat from the locals, for `by each` choices (None for the others)
+    option_functions: list[Callable[..., list[Any]] | None] = field(default_factory=list)
+
+
+class Program:
+    """Everything the engine needs to run a game's rules.
+
+    Checking the rules is all `validate` needs; the Python code is generated in full and compiled
+    the first time something runs it (`build` makes it), which is most of a check's time saved.
+    """
+
+    def __init__(self, build: Callable[[], ProgramCode], formula_types: dict[str, tuple[list[Type], Type]],
+                 events: dict[str, tuple[str, ...]] | None = None, chooses: list[ChooseSpec] | None = None):
+        self._build: Callable[[], ProgramCode] | None = build
+        self._code: ProgramCode | None = None
+        # Static facts about each `choose`, by its number (known once the rules are checked).
+        self.chooses: list[ChooseSpec] = chooses if chooses is not None else []
+        # name -> (parameter types, result type), known once the rules are checked
+        self.formula_types = formula_types
+        # event kind -> the data fields its `log` statements record (see events.py)
+        self.events: dict[str, tuple[str, ...]] = events or {}
+        # choose variable -> the names its options can be, when they are texts the names pass knows
+        self.option_names: dict[str, tuple[str, ...]] = {}
+
+    @property
+    def code(self) -> ProgramCode:
+        """The compiled code (compiled now if it was not yet)."""
+        if self._code is None:
+            assert self._build is not None
+            self._code, self._build = self._build(), None
+        return self._code
+
+    @property
+    def phases(self) -> dict[str, PhaseCode]:
+        """Each phase's compiled code."""
+        return self.code.phases
+
+    @property
+    def loop_spans(self) -> list[Span]:
+        """Where each loop is, by its number."""
+        return self.code.loop_spans
+
+    @property
+    def source(self) -> str:
+        """The generated Python source."""
+        return self.code.source
+
+    @property
+    def line_spans(self) -> list[Span | None]:
+        """For each generated line, the place in the rules it comes from."""
+        return self.code.line_spans
+
+    @property
+    def prompts(self) -> list[Callable[..., str]]:
+        """Each `choose`'s prompt function."""
+        return self.code.prompts
+
+    @property
+    def labels(self) -> list[Callable[..., str] | None]:
+        """By choice: its `label` function, or None for the default."""
+        return self.code.labels
+
+    @property
+    def option_functions(self) -> list[Callable[..., list[Any]] | None]:
+        """By choice: a `by each` choice's options for one seat, as a function of the locals (bots)."""
+        return self.code.option_functions
+
+    @property
+    def formulas(self) -> dict[str, tuple[Callable[..., Any], list[Type], Type]]:
+        """Each formula's function, parameter types and result type."""
+        return self.code.formulas
 
     def span_of_line(self, lineno: int) -> Span | None:
         """Where in the rule files a line of generated code came from."""
-        if 1 <= lineno <= len(self.line_spans):
-            return self.line_spans[lineno - 1]
+        spans = self.line_spans
+        if 1 <= lineno <= len(spans):
+            return spans[lineno - 1]
         return None

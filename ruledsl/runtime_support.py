@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Protocol
 
 if TYPE_CHECKING:
     from .types import Type
@@ -13,7 +13,76 @@ class RuleRuntimeError(Exception):
     """A rule did something impossible while running (empty draw, division by zero, ...)."""
 
 
-RANGE_LIMIT = 100_000
+# Limits on what rules may make (docs/language.md, "Limits"): each is a rule error when passed.
+RANGE_LIMIT = 100_000            # numbers in one range()
+LIST_LIMIT = 100_000             # elements of a list
+TEXT_LIMIT = 100_000             # characters of a text
+NUMBER_LIMIT = 10 ** 18          # size of a whole number computed by the rules (a billion billion)
+# Work allowed between two decisions (see ruledsl/cost.py), and how deep phases that may wait can
+# run each other.
+STEP_BUDGET = 2_000_000
+MAX_DEPTH = 200
+
+
+class Budgeted(Protocol):
+    """What the counting helpers need of the runtime: its step counter, and the error it raises."""
+
+    steps: int
+
+    def out_of_steps(self) -> None: ...  # noqa: E704
+
+
+def list_length(value: Any) -> int:
+    """The length of a list, 0 for any other value."""
+    return len(value) if type(value) is list else 0
+
+
+def count(c: Budgeted, items: Any, k: Any) -> Any:
+    """Charge len(items) * k steps for visiting a list whose length is known only now."""
+    c.steps -= len(items) * k
+    if c.steps < 0:
+        c.out_of_steps()
+    return items
+
+
+def cat(c: Budgeted, a: list[Any], b: list[Any]) -> list[Any]:
+    """`a + b` of lists: counted, and refused past the size limit."""
+    n = len(a) + len(b)
+    if n > LIST_LIMIT:
+        raise RuleRuntimeError(f"a list of {n:,} elements is over the limit of {LIST_LIMIT:,}")
+    c.steps -= n
+    if c.steps < 0:
+        c.out_of_steps()
+    return a + b
+
+
+def text_cat(c: Budgeted, a: str, b: str) -> str:
+    """`a + b` of texts: counted, and refused past the size limit."""
+    n = len(a) + len(b)
+    if n > TEXT_LIMIT:
+        raise RuleRuntimeError(f"a text of {n:,} characters is over the limit of {TEXT_LIMIT:,}")
+    c.steps -= n
+    if c.steps < 0:
+        c.out_of_steps()
+    return a + b
+
+
+def number(value: int) -> int:
+    """A whole number the rules computed, refused when it is past the limit."""
+    if -NUMBER_LIMIT <= value <= NUMBER_LIMIT:
+        return value
+    raise RuleRuntimeError("a whole number past the limit of 10^18 (a billion billion): "
+                           "does a rule multiply or add without end?")
+
+
+# The content of a kept value's cell before its first computation (see ruledsl/hoist.py).
+UNSET = object()
+
+
+def keep(cell: list[Any], value: Any) -> Any:
+    """Put a computed value in its cell, and return it."""
+    cell[0] = value
+    return value
 
 
 def deep_copy(value: Any) -> Any:
@@ -58,21 +127,35 @@ def rmin(items: Iterable[Any], *more: Any) -> Any:
     return min(values)
 
 
-def rrange(a: int, b: int | None = None) -> list[int]:
-    """range as a list, refusing absurd sizes."""
+def rrange(c: Budgeted, a: int, b: int | None = None) -> list[int]:
+    """range as a list, counted, refusing absurd sizes."""
     lo, hi = (0, a) if b is None else (a, b)
     if hi - lo > RANGE_LIMIT:
         raise RuleRuntimeError(f"range of {hi - lo} numbers is over the limit of {RANGE_LIMIT}")
+    if hi > lo:
+        c.steps -= hi - lo
+        if c.steps < 0:
+            c.out_of_steps()
     return list(range(lo, hi))
 
 
-def unique(items: Iterable[Any]) -> list[Any]:
-    """The items without repeats, in first-seen order."""
-    seen: list[Any] = []
-    for item in items:
-        if item not in seen:
-            seen.append(item)
-    return seen
+def unique(items: list[Any]) -> list[Any]:
+    """The items without repeats, in first-seen order, in one pass."""
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:  # lists (tuples of the rules) as items: compared by a frozen copy
+        first: dict[Any, int] = {}
+        for i, item in enumerate(items):
+            first.setdefault(_frozen(item), i)
+        return [items[i] for i in sorted(first.values())]
+
+
+def _frozen(value: Any) -> Any:
+    if type(value) is list:
+        return tuple(_frozen(v) for v in value)
+    if type(value) is dict:
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value
 
 
 def unique_by(items: Iterable[Any], column: Any) -> list[Any]:
@@ -172,11 +255,11 @@ def make_identifier(t: "Type", node_ids: tuple[Any, ...],
     return lambda v: "none" if v is None else str(v)
 
 
-def follow(exits: tuple[tuple[int, Any], ...], value: Any) -> int | None:
+def follow(exits: Iterable[Any], value: Any) -> int | None:
     """The first node reached by an edge whose attribute equals value, or None."""
     for node, attr in exits:
         if attr == value:
-            return node
+            return int(node)
     return None
 
 

@@ -21,6 +21,10 @@ class Var:
     used: bool = False
     # `let xs = []` has no element type yet: the first value added or stored gives it one.
     open_type: bool = False
+    # A parameter of an inlined formula whose argument is a literal: its value, known when compiling.
+    fixed: tuple[object] | None = None
+    # A list never changed after it is made, with at most this many elements (for counting work).
+    max_len: int | None = None
 
 
 class Scope:

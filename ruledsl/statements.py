@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from . import ast as A
 from . import runtime_support as R
-from .codegen import _Function, _Loop, _fresh, copy_code
-from .compiler_base import CompilerBase
+from .budget import BudgetMixin, Region, charge_lines
+from .codegen import _Function, _Loop, _fresh, copy_code, flat
+from .cost import LOG_STEPS, SEARCH_STEPS, Cost
+from .exprcost import PAID
+from .folding import dead_branches
+from .mutation import changed_names
 from .diagnostics import Span, an, did_you_mean
 from .emptiness import EmptyOptions
-from .exprgen import Code
+from .exprgen import COUNT_WORK_ON, Code
+from .hoist import cells
+from .kept import KEPT
 from .scope import Scope
 from .types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
 
@@ -17,7 +23,7 @@ _FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A
                        A.ExprStmt)
 
 
-class StatementsMixin(CompilerBase):
+class StatementsMixin(BudgetMixin):
     """Phases and the statements in them, one Python line or block each."""
 
     def _compile_phase(self, phase: A.Phase) -> None:
@@ -32,14 +38,14 @@ class StatementsMixin(CompilerBase):
         args = self._declare_params(phase.params, self._params(phase.params), scope)
         if resumable:
             fn = _Function(self.phase_fn[phase.name], "c, L", resumable=True)
-            self._stmts(phase.body, scope, fn, [], context="resumable")
+            self._phase_body(phase, scope, fn, "resumable")
             if self.returns:
                 # Read by the phase that ran this one: no value left over from a phase run inside.
                 fn.emit("c.returned = None", None)
             fn.emit("return -1", None)
         else:
             fn = _Function(self.phase_fn[phase.name], ", ".join(["c"] + args))
-            self._stmts(phase.body, scope, fn, [], context="direct")
+            self._phase_body(phase, scope, fn, "direct")
         self._warn_unused(scope)
         self._warn_empty_options(phase)
         self.functions.append(fn)
@@ -58,6 +64,18 @@ class StatementsMixin(CompilerBase):
         for t in self.returns:
             result = t if result.kind == "none" and not result.nullable else unify(result, t)
         return result
+
+    def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
+        """A phase's statements; running the phase counts one step plus the work known now."""
+        hoisting = self.exprs.hoister.begin_function(None)
+        self.changed.append(changed_names(phase.body))
+        # Work read from lists that exist when the phase starts is charged then, the rest by each
+        # statement (both compiled forms of a phase that waits decide alike: see Region.takes).
+        self._push_region(scope)
+        self._stmts(phase.body, scope, fn, [], context)
+        self._charge_phase(fn, phase.name, self._pop_region())
+        self.changed.pop()
+        self.exprs.hoister.end_function(hoisting)
 
     def _never_empty(self, name: str) -> bool:
         """Game data that always has an element: the seats, the board, a collection, a list table."""
@@ -97,10 +115,26 @@ class StatementsMixin(CompilerBase):
                                      "a formula may only change its own variables (made with let), "
                                      "never the game or the values it was given")
                     continue
+            # Values kept while the statement runs (hoist.py) get their cells just before it, and
+            # its work known only at run time is charged there (cost.py).
+            block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
+            saved = self.exprs.begin_statement(scope)
             if context == "resumable" and self._suspends(s):
+                self.exprs.hoister.off += 1
                 self._suspending(s, scope, fn, loops)
+                self.exprs.hoister.off -= 1
             else:
                 self._simple(s, scope, fn, loops, context)
+            temps, cost = self.exprs.end_statement(saved)
+            lines: list[tuple[int, str, Span | None]] = [
+                (depth, line, None) for line in cells(temps, [x for _, x, _ in fn.blocks[block][pos:]])]
+            region = self.regions[-1]
+            late = [t for t in cost.terms if not region.takes(t)]  # the rest is charged with the region
+            region.terms.extend(t for t in cost.terms if region.takes(t))
+            if late and COUNT_WORK_ON():
+                lines += [(depth, line, s.span) for line in charge_lines(" + ".join(late), None, True)]
+            fn.blocks[block][pos:pos] = lines
+            region.add(cost.static, s.span)
         if fn.cur == 0 and len(fn.blocks[fn.cur]) == start and context != "resumable":
             fn.emit("pass", None)
 
@@ -120,8 +154,10 @@ class StatementsMixin(CompilerBase):
     def _value(self, e: A.Expr, scope: Scope) -> Code:
         """An expression whose value will be stored: containers are copied unless fresh."""
         code, t = self.exprs.expr(e, scope)
-        if not _fresh(e, t):
-            code = copy_code(code, t)
+        if isinstance(e, A.Name) and e.name == KEPT:  # a phase's value (copied by its return) or an amount
+            return code, t
+        if not _fresh(e, t) and copy_code(code, t) != code:
+            code = copy_code(self.exprs.counted(e, code, scope), t)  # a copy visits every element
         return code, t
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
@@ -138,35 +174,32 @@ class StatementsMixin(CompilerBase):
             self.exprs.carry(scope.vars.get(s.name), s.value)
             if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
                 scope.vars[s.name].open_type = True
+            if t.kind == "list" and s.name in scope.vars and s.name not in self.changed[-1]:
+                scope.vars[s.name].max_len = self.exprs.max_len(s.value, scope)
         elif isinstance(s, A.Assign):
             self._assign(s, scope, fn)
         elif isinstance(s, A.If):
+            dead = dead_branches(s, self.exprs.resolver(scope))
             for i, (cond, body) in enumerate(s.branches):
                 emit(f"{'if' if i == 0 else 'elif'} {self.exprs.cond(cond, scope)}:", cond.span)
-                self._body(body, scope, fn, loops, context)
+                self._branch(body, dead[i], scope, fn, loops, context)
             if s.orelse:
                 emit("else:", s.span)
-                self._body(s.orelse, scope, fn, loops, context)
+                self._branch(s.orelse, dead[-1], scope, fn, loops, context)
         elif isinstance(s, A.For):
-            # Like the resumable form below: the loop runs over the list as it was when it began.
-            # One level of copying is not enough (the body may change an inner list before the loop
-            # reaches it), nor may calls be trusted (a formula may return a field's own list).
-            it, t = self._value(s.iter, scope)
-            self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
-            inner = scope.child()
-            var = self._declare(s.var, t.elem, s.span, inner, "loop")
-            inner.vars[s.var].used = True
-            emit(f"for {var} in {it}:", s.span)
-            fn.depth += 1
-            self._tick(s.span, fn)
-            fn.depth -= 1
-            self._body(s.body, inner, fn, loops + [_Loop(native=True)], context)
+            # Like the resumable form: the loop runs over the list as it was when it began. One level
+            # of copying is not enough (the body may change an inner list before the loop reaches
+            # it), nor may calls be trusted (a formula may return a field's own list). No copy is
+            # needed when the body cannot change that list (mutation.py).
+            self._for(s, scope, fn, loops, context)
         elif isinstance(s, A.While):
+            loop = self._loop(s.span)
+            self.exprs.hoister.off += 1  # the condition is computed again at every pass ...
+            self.exprs.charges.begin()   # ... and its work is charged at every pass
             emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
-            fn.depth += 1
-            self._tick(s.span, fn)
-            fn.depth -= 1
-            self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
+            condition = self.exprs.charges.end()
+            self.exprs.hoister.off -= 1
+            self._loop_body(s, scope, fn, loops, context, loop, condition, scope)
         elif isinstance(s, A.Break):
             if not loops:
                 self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
@@ -187,7 +220,12 @@ class StatementsMixin(CompilerBase):
         elif isinstance(s, A.Run):
             args = self._run_args(s, scope)
             if s.phase in self.phases:
-                emit(f"{self.phase_fn[s.phase]}(c{''.join(', ' + a for a in args)})", s.span)
+                self.regions[-1].runs[s.phase] += 1  # its work is charged here (budget.PhaseWork)
+                call = f"{self.phase_fn[s.phase]}{{}}(c{''.join(', ' + a for a in args)})"
+                if context == "agent" and s.phase in self.resumable:
+                    self._direct_call(call.format("_d"), s.span, fn)
+                else:
+                    emit(call.format(""), s.span)
         elif isinstance(s, A.End):
             code, t = self.exprs.expr(s.winners, scope)
             if not assignable(list_of(SEAT), t):
@@ -200,11 +238,13 @@ class StatementsMixin(CompilerBase):
             self._pay(s, scope, fn)
         elif isinstance(s, A.Shuffle):
             code, _ = self._list_target(s.target, scope, "shuffle")
-            emit(f"c.shuffle({code})", s.span)
+            # Shuffling costs a few draws of the generator per element, not one step.
+            emit(f"c.shuffle({self.exprs.counted(s.target, code, scope, Cost(3))})", s.span)
         elif isinstance(s, A.Roll):
             self._roll(s, scope, fn)
         elif isinstance(s, A.Draw):
             code, t = self._list_target(s.source, scope, "draw from")
+            self.exprs.charges.charge(SEARCH_STEPS)  # taking the first element moves the others
             var = self._declare(s.var, t.elem, s.span, scope)
             emit(f"{var} = _draw({code})", s.span)
         elif isinstance(s, A.Add):
@@ -214,13 +254,20 @@ class StatementsMixin(CompilerBase):
             if not assignable(t.elem, vt):
                 self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}",
                                  related=self.exprs.explain(s.value.span, vt))
+            if COUNT_WORK_ON() and (context in ("resumable", "agent") or not self._local(s.target, scope)):
+                # A list that outlives a decision could grow without end; a function's own list
+                # cannot grow more within a decision than the work budget allows.
+                emit(f"if len({code}) >= {R.LIST_LIMIT}: c.too_long()", s.span)
             emit(f"{code}.append({value})", s.span)
         elif isinstance(s, A.Remove):
             code, t = self._list_target(s.target, scope, "remove from")
             value, _ = self.exprs.expr(s.value, scope)
+            self.exprs.charges.charge(SEARCH_STEPS)  # searches the list
             emit(f"_remove({code}, {value})", s.span)
         elif isinstance(s, A.Keep):
-            self._keep(s, scope, fn, waits=False)
+            self._keep(s, scope, fn, context)
+        elif isinstance(s, A.Choose) and context == "agent":
+            self._ask(s, scope, fn)
         elif isinstance(s, A.Choose):
             self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
         else:  # pragma: no cover - the grammar has no other statements
@@ -239,12 +286,98 @@ class StatementsMixin(CompilerBase):
         faces, each = scope.fresh("r"), scope.fresh("r")
         var = self._declare(s.var, list_of(t.elem), s.span, scope)
         fn.emit(f"{faces} = {code}", s.span)
-        fn.emit(f"{var} = [{copy_code(f'c.roll({faces})', t.elem)} for {each} in _range({count})]", s.span)
+        fn.emit(f"{var} = [{copy_code(f'c.roll({faces})', t.elem)} for {each} in _range(c, {count})]", s.span)
 
-    def _tick(self, span: Span, fn: _Function) -> None:
-        self.loop_spans.append(span)
-        fn.emit("c.steps -= 1", span)
-        fn.emit(f"if c.steps < 0: c.runaway({len(self.loop_spans) - 1})", span)
+
+    def _branch(self, body: tuple[A.Stmt, ...], dead: bool, scope: Scope, fn: _Function, loops: list[_Loop],
+                context: str) -> None:
+        """A branch of an `if`; one that can never run in this game is checked, not generated."""
+        if not dead:
+            self._body(body, scope, fn, loops, context)
+            return
+        self._dead(body, scope, loops, context)
+        fn.depth += 1
+        fn.emit("pass", None)
+        fn.depth -= 1
+
+    def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list[_Loop], context: str) -> None:
+        """Check a block that can never run (folding.py): its diagnostics, none of its code or work.
+
+        It is checked as the phase would be if the block could run (the block may wait), into a
+        function that is thrown away.
+        """
+        if context == "agent":  # generated after checking: nothing to report
+            return
+        sink = _Function("_dead", "c, L", resumable=True)
+        self._push_region()
+        self.exprs.charges.off += 1
+        self.exprs.hoister.off += 1
+        child = scope.child()
+        self._stmts(body, child, sink, loops, "formula" if context == "formula" else "resumable")
+        self._warn_unused(child)
+        self.exprs.hoister.off -= 1
+        self.exprs.charges.off -= 1
+        self._pop_region()
+
+    def _local(self, e: A.Expr, scope: Scope) -> bool:
+        """Is this a part of a variable of the running function (not of the game's state)?"""
+        while isinstance(e, (A.Attr, A.Index)):
+            e = e.obj
+        return isinstance(e, A.Name) and scope.lookup(e.name) is not None
+
+    def _for(self, s: A.For, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        """A native for loop, charged for all its passes when it starts (see budget.py)."""
+        it, t = self.exprs.read(s.iter, scope)
+        self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
+        waits = context == "agent" and self._suspends(s)  # charged per pass, as its waiting form
+        size = None if waits else self.exprs.size_of(s.iter, it, scope)
+        if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
+            it = copy_code(it, t)
+        loop = self._loop(s.span)
+        block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
+        guarded = True  # the length is read before the statement reads the list
+        if not waits and not isinstance(size, (int, str)) or size == PAID:
+            temp = scope.fresh("t")  # its length is known once it is made
+            fn.emit(f"{temp} = {it}", s.span)
+            it, size, pos, guarded = temp, f"len({temp})", pos + 1, False
+        inner = scope.child()
+        var = self._declare(s.var, t.elem, s.span, inner, "loop")
+        inner.vars[s.var].used = True
+        fn.emit(f"for {var} in {it}:", s.span)
+        # Charged when the loop starts (the loop's variable is not there yet), or at each pass.
+        body = self._loop_body(s, inner, fn, loops, context, loop if waits else None, None,
+                               inner if waits else scope)
+        if waits:
+            return
+        # Named when the budget runs out: this loop, or the loop in its body doing most of the work.
+        span, blamed = (body.span, body.loop) if body.steps > 1 and body.loop is not None else (s.span, loop)
+        if isinstance(size, int) and not body.terms:
+            self.regions[-1].add_loop(size, body, span, blamed)
+            return
+        per = body.amount(1)
+        amount = f"({size}) * ({per})" if body.terms else f"({size}) * {per}"
+        if guarded and self.regions[-1].takes(amount):  # charged with the enclosing body
+            self.regions[-1].terms.append(amount)
+            self.regions[-1].add(0, span, blamed)
+        else:
+            self._insert_charge(fn, block, pos, depth, amount, span, blamed, guarded or bool(body.terms))
+
+    def _loop_body(self, s: A.For | A.While, scope: Scope, fn: _Function, loops: list[_Loop], context: str,
+                   tick: int | None, condition: Cost | None, start: Scope) -> Region:
+        """A loop's body in its own region (whose charge reads the variables of `start`); `tick`:
+        the loop whose passes are each charged (with the condition's work, for a while loop)."""
+        block, pos = fn.cur, len(fn.blocks[fn.cur])
+        self._push_region(start)
+        self.exprs.hoister.loops += 1
+        self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
+        self.exprs.hoister.loops -= 1
+        region = self._pop_region()
+        if tick is not None:
+            amount = " + ".join([region.amount(1 + (condition.static if condition else 0))]
+                                + (condition.terms if condition else []))
+            self._insert_charge(fn, block, pos, fn.depth + 1, amount, s.span, tick,
+                                bool(region.terms or condition and condition.terms))
+        return region
 
     def _return(self, s: A.Return, scope: Scope, fn: _Function, context: str) -> None:
         if context == "formula":
@@ -377,6 +510,26 @@ class StatementsMixin(CompilerBase):
         return f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})"
 
     def _log(self, s: A.Log, scope: Scope, fn: _Function) -> None:
+        # A log line counts LOG_STEPS, log or no log. The work of building it is done only when the
+        # log is kept (never in simulations, where nobody reads it), so it is counted against the
+        # budget while it runs and then given back: the game is the same either way.
+        self.exprs.charges.charge(LOG_STEPS)
+        self.exprs.charges.begin()
+        self.exprs.hoister.off += 1  # nothing worth keeping in a line built once, and only sometimes
+        call = self._log_call(s, scope)
+        self.exprs.hoister.off -= 1
+        work = self.exprs.charges.end()
+        fn.emit("if c.logging:", s.span)
+        fn.depth += 1
+        fn.emit("_s = c.steps", s.span)
+        if (work.static or work.terms) and COUNT_WORK_ON():
+            for line in charge_lines(" + ".join([str(work.static)] + work.terms), None, bool(work.terms)):
+                fn.emit(line, s.span)
+        fn.emit(call, s.span)
+        fn.emit("c.steps = _s", s.span)
+        fn.depth -= 1
+
+    def _log_call(self, s: A.Log, scope: Scope) -> str:
         fields = []
         seats = []
         for name, e in s.fields:
@@ -406,4 +559,4 @@ class StatementsMixin(CompilerBase):
                 self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}",
                                  related=self.exprs.explain(s.to.span, t))
         seat_code = " + ".join(seats) if seats else "[]"
-        fn.emit(f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})", s.span)
+        return f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})"

@@ -68,6 +68,10 @@ def tuple_of(*items: Type) -> Type:
     return Type("tuple", tuple(items))
 
 
+MAX_TYPE_DEPTH = 32
+"""How deeply a written type may nest (`list[list[...]]`); the checks on types recurse."""
+
+
 class TypeSyntaxError(ValueError):
     """A type written in a rules or YAML file that does not parse."""
 
@@ -83,8 +87,10 @@ def parse_type(text: str, kinds: Collection[str] = (), names: Collection[str] = 
         raise TypeSyntaxError(f"'{text}' is not a type")
     pos = 0
 
-    def take() -> Type:
+    def take(depth: int = 1) -> Type:
         nonlocal pos
+        if depth > MAX_TYPE_DEPTH:
+            raise TypeSyntaxError(f"the type nests more than {MAX_TYPE_DEPTH} levels deep")
         if pos >= len(tokens):
             raise TypeSyntaxError(f"'{text}' ends too early")
         word = tokens[pos]
@@ -100,10 +106,10 @@ def parse_type(text: str, kinds: Collection[str] = (), names: Collection[str] = 
                 raise TypeSyntaxError(f"'{word}' needs its element type in brackets, e.g. {word}[int]"
                                       if word == "list" else "map needs key and value types, e.g. map[str, int]")
             pos += 1
-            inner = [take()]
+            inner = [take(depth + 1)]
             while pos < len(tokens) and tokens[pos] == ",":
                 pos += 1
-                inner.append(take())
+                inner.append(take(depth + 1))
             if pos >= len(tokens) or tokens[pos] != "]":
                 raise TypeSyntaxError(f"missing ']' in '{text}'")
             pos += 1

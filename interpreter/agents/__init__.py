@@ -1,5 +1,78 @@
-"""Bots: agents that pick an option for a seat."""
+"""Bots: agents that pick an option for a seat, from what that seat may see.
 
-from .random import AGENTS, Agent, RandomAgent, bot_seed
+`make_agent(name, seed, **options)` builds one by name: `random`, `greedy`, `mcts`, or `bot` (the
+default of `play`); `name:profile` picks one of the game's bot profiles (`mcts:builder`).
+"""
 
-__all__ = ["AGENTS", "Agent", "RandomAgent", "bot_seed"]
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ruledsl.printable import printable
+
+from ..core.game import Game
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .random import Agent, RandomAgent
+from .seeding import bot_seed
+
+# The bot `play` seats by default: the strongest that answers within about a second (docs/bots.md).
+DEFAULT_BOT = "mcts"
+
+AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+# Options each kind of bot accepts (the others are ignored, so one set of options fits a line-up).
+_OPTIONS = {"random": (), "greedy": ("samples", "tries", "horizon", "profile"),
+            "mcts": ("budget", "think", "profile", "playout", "exploration")}
+
+
+class UnknownBot(ValueError):
+    """A bot name that is not one of AGENTS."""
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """`mcts:builder` -> ("mcts", "builder"); `bot` is the default bot's name."""
+    kind, _, profile = name.strip().lower().partition(":")
+    if kind == "bot":
+        kind = DEFAULT_BOT
+    if kind not in AGENTS:
+        known = ", ".join(["bot", *AGENTS])
+        raise UnknownBot(f"unknown bot '{printable(name.strip())}' (bots: {known})")
+    if profile and kind == "random":
+        raise UnknownBot(f"'{printable(name.strip())}': the random bot has no profiles (it reads no evaluation)")
+    return kind, profile or None
+
+
+def parse_lineup(text: str, game: Game, seats: int) -> list[str]:
+    """`mcts` (every seat) or `mcts,random,greedy:builder,...` (one per seat), checked against the game.
+
+    Raises ValueError with a message for people when a name, a profile or the count is wrong.
+    """
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    for name in names:
+        check_bot(name, game)
+    if len(names) == 1:
+        names = names * seats
+    if len(names) != seats:
+        raise ValueError(f"--bots names {len(names)} bots for {seats} seats: give one name, or one per seat")
+    return names
+
+
+def check_bot(name: str, game: Game) -> None:
+    """Raise UnknownBot when the name is not a bot, or names a profile the game does not declare."""
+    _, profile = split_name(name)
+    if profile is not None and profile not in game.bots.profiles:
+        known = ", ".join(game.bots.profiles) or "none"
+        raise UnknownBot(f"{printable(game.title)} has no bot profile '{printable(profile)}' (its profiles: {known})")
+
+
+def make_agent(name: str, seed: int, **options: Any) -> Agent:
+    """A bot by name (`random`, `greedy`, `mcts`, `bot`, with `:profile` for a game's profile)."""
+    kind, profile = split_name(name)
+    if profile is not None:
+        options["profile"] = profile
+    accepted = {k: v for k, v in options.items() if k in _OPTIONS[kind] and v is not None}
+    return AGENTS[kind](seed, **accepted)
+
+
+__all__ = ["AGENTS", "DEFAULT_BOT", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "UnknownBot", "bot_seed",
+           "check_bot", "make_agent", "parse_lineup", "split_name"]

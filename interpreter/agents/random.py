@@ -6,6 +6,7 @@ from typing import Any, Protocol
 
 from ..core import rng
 from ..core.engine import Engine
+from .seeding import decision_stream
 
 
 class Agent(Protocol):
@@ -23,19 +24,20 @@ class RandomAgent:
     running generator: a game resumed from its journal gets the same bot answers it would have had.
     """
 
+    name = "random"
+
     def __init__(self, seed: int):
         self.seed = rng.seed_state(seed)
 
     def pick(self, engine: Engine, state: dict[str, Any], seat: int) -> int:
         """A random legal option."""
-        n = engine.option_count(state, seat)
-        _, bits = rng.next_u64(self.seed ^ (state["decisions"] * 0x2545F4914F6CDD1D & 0xFFFFFFFFFFFFFFFF))
+        return self.pick_among(state, engine.option_count(state, seat))
+
+    def picker(self, state: dict[str, Any], seat: int, options: list[Any]) -> int:
+        """The same pick as an agent-mode picker (`Engine.play`, `Engine.playout`)."""
+        return self.pick_among(state, len(options))
+
+    def pick_among(self, state: dict[str, Any], n: int) -> int:
+        """A uniform index below n, from the bot's seed and the number of decisions so far."""
+        _, bits = rng.next_u64(decision_stream(self.seed, state))
         return bits % n
-
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """Each bot's own seed, derived from the game's seed."""
-    return game_seed * 7919 + seat * 104729 + 1
-
-
-AGENTS = {"bot": RandomAgent, "random": RandomAgent}

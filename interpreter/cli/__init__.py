@@ -4,37 +4,64 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import sys
-from importlib import metadata
-from typing import Sequence
+from typing import Any, Sequence
 
-from ruledsl.diagnostics import RuleFileError
 from ruledsl.printable import printable
 
-from ..core.decision import IllegalChoice
-from ..core.errors import RuleError
-from . import games, new, play, replay, simulate, test, validate
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Parser
+
+# The sub-commands and their one-line summaries, in the order --help lists them. A sub-command's
+# module, and everything it imports (the loader, the compiler, the YAML and schema libraries...),
+# is loaded only when that command runs, so `cityrules --help` and a mistyped command answer at once.
+COMMANDS = {
+    "validate": "check game folders and report every problem",
+    "play": "play in the terminal, humans and bots",
+    "simulate": "play many bot games and report the figures, with intervals",
+    "compare": "play two versions of a game on the same seeds and report what changed",
+    "report": "write an HTML page of plots of the balance figures",
+    "tune": "search table values for a balance target",
+    "replay": "replay a journal: event log and result",
+    "games": "list the shipped games",
+    "test": "play the scenarios in a game's tests folder and check what they expect",
+    "new": "write a small commented game folder to start a new game from",
+}
 
 
 def version() -> str:
     """The installed version of cityrules."""
+    from importlib import metadata
+
     try:
         return metadata.version("cityrules")
     except metadata.PackageNotFoundError:  # running from a source tree that was never installed
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every sub-command."""
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        parser.exit(message=f"cityrules {version()}\n")
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser: in full for the sub-command named in `argv` (for every one when None)."""
     p = Parser(
-        prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, replay, test, new.",
+        prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, compare, report, "
+                                    "tune, replay, test, new.",
         epilog="Each sub-command explains itself: cityrules play --help", formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--version", action="version", version=f"cityrules {version()}")
+    p.add_argument("--version", action=_Version, nargs=0, help="show the program's version number and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (validate, play, simulate, replay, games, test, new):
-        module.add_parser(sub)
+    words = [a for a in (argv or ()) if not a.startswith("-")]
+    for name, summary in COMMANDS.items():
+        if argv is None or (words and words[0] == name):
+            importlib.import_module(f".{name}", __name__).add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return p
 
 
@@ -49,7 +76,13 @@ def _quiet_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(argv)
+    from ruledsl.diagnostics import RuleFileError  # (loaded once a sub-command is chosen)
+
+    from ..core.decision import IllegalChoice
+    from ..core.errors import RuleError
+
     command = "cityrules"
     try:
         try:

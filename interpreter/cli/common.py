@@ -7,12 +7,12 @@ import os
 import re
 import textwrap
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import TYPE_CHECKING, Any, Callable, NoReturn
 
 from ruledsl.printable import printable
 
-from ..core.engine import Engine
-from ..load.loader import load_game
+if TYPE_CHECKING:
+    from ..core.engine import Engine
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
 MAX_NAME = 40
@@ -80,8 +80,11 @@ def sessions_dir() -> Path:
     return Path(base) / "cityrules" / "sessions"
 
 
-def load_engine(name: str, variant: str | None = None) -> Engine:
+def load_engine(name: str, variant: str | None = None) -> "Engine":
     """An engine for a shipped game's name or a game folder; an unknown variant is a usage error."""
+    from ..core.engine import Engine  # (loaded when needed: see COMMANDS in __init__.py)
+    from ..load.loader import load_game
+
     if variant is None:
         return Engine(load_game(name))
     plain = load_game(name)
@@ -89,3 +92,14 @@ def load_engine(name: str, variant: str | None = None) -> Engine:
         choices = ", ".join(plain.variants) or "none: this game has no variants"
         raise UsageError(f"{plain.title} has no variant '{printable(variant)}' (choices: {choices})")
     return Engine(load_game(name, variant))
+
+
+def seconds(text: str) -> float:
+    """An argument that is a positive number of seconds (`--think`)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"'{printable(text[:30])}' is not a positive number of seconds")
+    return value

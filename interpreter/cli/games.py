@@ -8,6 +8,7 @@ from typing import Any
 from ruledsl.printable import printable
 
 from ..load.loader import load_game, shipped_games
+from . import COMMANDS
 from .common import EXIT_OK, sub_parser
 
 
@@ -22,7 +23,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `games` sub-command's arguments."""
-    g = sub_parser(sub, "games", "list the shipped games",
+    g = sub_parser(sub, "games", COMMANDS["games"],
                    "List the games shipped with cityrules: the name to give other commands, the title, how "
                    "many seats each takes and its variants (for --variant).",
                    ["cityrules games", "cityrules play $(cityrules games | head -1 | cut -d' ' -f1)"])

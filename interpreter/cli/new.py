@@ -10,6 +10,7 @@ from typing import Any
 from ruledsl.printable import printable
 
 from ..workbench.scaffold import ScaffoldError, write_game
+from . import COMMANDS
 from .common import EXIT_OK, EXIT_USAGE, sub_parser
 
 
@@ -32,7 +33,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `new` sub-command's arguments."""
-    n = sub_parser(sub, "new", "write a small commented game folder to start a new game from",
+    n = sub_parser(sub, "new", COMMANDS["new"],
                    "Write a small, commented game folder that validates, plays, simulates and passes its own "
                    "scenario; an existing folder is never overwritten. docs/tutorial.md goes on from there.",
                    ["cityrules new mygame", "cityrules new games-in-progress/harvest --title \"Harvest Moon\""])

@@ -10,7 +10,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from ..agents import AGENTS
+from ..agents import AGENTS, UnknownBot, check_bot
 from ..core.decision import DEFAULT_CAP
 from ..core.engine import Engine
 from ..core.journal import Journal
@@ -19,17 +19,28 @@ from ..core.state import default_names
 from ..load.loader import game_ref, resolve_game
 from ..play.saved import latest_unfinished, new_session_file, saved_sessions
 from ..play.session import Seat, Session
+from . import COMMANDS
 from .common import EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, sessions_dir, sub_parser, whole
 
-KINDS = ("human", *AGENTS)
+
+def _check_kinds(kinds: list[str], engine: Engine, where: str) -> None:
+    """Each seat is human or a bot the game can seat (a profile must be one of the game's)."""
+    for kind in kinds:
+        if kind == "human":
+            continue
+        if kind.partition(":")[0] not in ("bot", *AGENTS):
+            raise UsageError(f"{where}unknown seat kind '{printable(kind)}': use human or a bot (bot, "
+                             f"{', '.join(AGENTS)}, or NAME:PROFILE with one of the game's bot profiles), "
+                             "e.g. --seats human,mcts,greedy")
+        try:
+            check_bot(kind, engine.game)
+        except UnknownBot as err:
+            raise UsageError(f"{where}{err}") from None
 
 
 def _seat_list(text: str, engine: Engine) -> list[str]:
     kinds = [k.strip().lower() for k in text.split(",")]
-    bad = [k for k in kinds if k not in KINDS]
-    if bad:
-        raise UsageError(f"unknown seat kind '{printable(bad[0])}': use {' or '.join(KINDS)}, "
-                         "e.g. --seats human,bot,bot")
+    _check_kinds(kinds, engine, "")
     g = engine.game
     if not g.min_seats <= len(kinds) <= g.max_seats:
         raise UsageError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, --seats lists {len(kinds)}")
@@ -71,14 +82,12 @@ def resume(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
         path = Path(args.resume)
         journal = Journal.load(path)
     kinds = journal.agents or ["human"] + ["bot"] * (journal.seats - 1)
-    bad = [k for k in kinds if k not in KINDS]
-    if bad:
-        raise UsageError(f"{path}: the journal names an unknown seat kind '{printable(bad[0])}' "
-                         f"(known: {', '.join(KINDS)})")
     folder = resolve_game(journal.game).resolve()
+    engine = load_engine(journal.game, journal.variant)
+    _check_kinds(kinds, engine, printable(f"{path}: the journal's seats: "))
     variant = f", variant {journal.variant}" if journal.variant else ""
     print(printable(f"Resuming {path}: the game in {folder}{variant}, {len(journal.choices)} choice(s) made."))
-    return load_engine(journal.game, journal.variant), journal, kinds, path
+    return engine, journal, kinds, path
 
 
 def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
@@ -130,19 +139,22 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `play` sub-command's arguments."""
-    pl = sub_parser(sub, "play", "play in the terminal, humans and bots",
+    pl = sub_parser(sub, "play", COMMANDS["play"],
                     "Play a game in the terminal. Every choice is saved at once in a journal, so a session "
                     "that is closed, interrupted (Ctrl-C, Ctrl-D, 'quit') or killed continues with --resume.",
                     ["cityrules play GAME                # you against bots; GAME: see cityrules games",
                      "cityrules play examples/harbour --seats human,human,bot --names Ana,Ben,Cy",
+                     "cityrules play examples/harbour --seats human,mcts:builder,greedy",
                      "cityrules play GAME --variant NAME --seed 7",
                      "cityrules play --resume           # list the saved sessions, newest first",
                      "cityrules play --resume latest"])
     pl.add_argument("game", nargs="?",
                     help="a shipped game's name (see: cityrules games) or a game folder; not with --resume")
     pl.add_argument("--seats", metavar="KINDS",
-                    help="who sits at each seat, comma-separated: human or bot (default: you and bots, 4 seats "
-                         "where the game allows, e.g. human,bot,bot,bot); several humans share the screen in turn")
+                    help="who sits at each seat, comma-separated: human, or a bot: bot (the default bot, mcts), "
+                         "mcts, greedy, random, NAME:PROFILE for one of the game's bot profiles (default: you "
+                         "and bots, 4 seats where the game allows, e.g. human,bot,bot,bot); several humans share "
+                         "the screen in turn")
     pl.add_argument("--seed", type=whole(what="the seed, a whole number"),
                     help="deal this game (default: a secret random seed, shown when the game is over)")
     pl.add_argument("--names", metavar="NAMES",

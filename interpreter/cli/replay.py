@@ -11,6 +11,7 @@ from typing import Any
 from ruledsl.printable import printable
 
 from ..core.journal import Journal, replay
+from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
 
 
@@ -46,7 +47,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `replay` sub-command's arguments."""
-    r = sub_parser(sub, "replay", "replay a journal: event log and result",
+    r = sub_parser(sub, "replay", COMMANDS["replay"],
                    "Re-run a journal (game, seats, seed and every choice by option id) and print the public "
                    "event log and the result. A journal whose recorded result differs is an error (exit 1).",
                    ["cityrules simulate examples/harbour -n 3 --journals /tmp/games",

@@ -12,6 +12,7 @@ from ruledsl.printable import printable
 
 from ..load.loader import resolve_game, shipped_games
 from ..workbench.suite import display_path, run_folder
+from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, sub_parser
 
 
@@ -60,7 +61,7 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `test` sub-command's arguments."""
-    t = sub_parser(sub, "test", "play the scenarios in a game's tests folder and check what they expect",
+    t = sub_parser(sub, "test", COMMANDS["test"],
                    "Play the scenarios written in each game folder's tests/*.yaml (a position, fixed dice, "
                    "choices) and check the events, fields, options and winners they expect. Exit status: 0 all "
                    "pass, 1 failures, 2 usage problems.",

@@ -4,24 +4,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from ruledsl.diagnostics import render
+from ruledsl.diagnostics import Diagnostic, Span, render_all
 
-from ..analysis.simulate import play_bots
 from ..core.engine import Engine
-from ..core.errors import RuleError
 from ..core.game import Game
+from ..load.base import display_name
+from ..load.files import real_folder
 from ..load.loader import check_game, resolve_game
+from ..play.trial import DEFAULT_ROUNDS, PLAY_SECONDS, Finding, trial_games
 from ..workbench.check import check_folder
 from ..workbench.suite import display_path
+from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, sub_parser, whole
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    """Check game folders; print every diagnostic."""
+    """Check game folders, then play a few seeded games; print every diagnostic."""
     worst = EXIT_OK
     records: list[dict[str, Any]] = []
     for target in args.paths:
@@ -33,72 +37,103 @@ def cmd_validate(args: argparse.Namespace) -> int:
             worst = max(worst, EXIT_USAGE)
             continue
         game, diags, sources = check_game(folder)
+        games = [game] if game is not None else []
+        seen = set(diags)
         for variant in game.variants if game else ():
-            _, more, more_sources = check_game(folder, variant)
+            other, more, more_sources = check_game(folder, variant)
             sources.update(more_sources)
-            diags += [d for d in more if d not in diags]
+            games += [other] if other is not None else []
+            for d in more:
+                if d not in seen:
+                    seen.add(d)
+                    diags.append(d)
         scenario_diags, scenario_sources = check_folder(folder, game, display_path)
         diags += scenario_diags
         sources.update(scenario_sources)
+        played = None
+        if games and not any(d.severity == "error" for d in diags) and not args.no_play:
+            played, found = _play(games, target, folder, sources, args)
+            diags.extend(found)
         errors = [d for d in diags if d.severity == "error" or args.strict]
-        warnings = [d for d in diags if d not in errors]
+        warnings = [d for d in diags if not (d.severity == "error" or args.strict)]
         if args.format == "json":
-            records.extend({**d.as_dict(), "severity": "error" if d in errors else d.severity} for d in diags)
+            records.extend({**d.as_dict(), "severity": "error" if args.strict else d.severity} for d in diags)
         else:
-            for d in diags:
-                print(render(d, sources.get(d.span.file), sources))
+            for text in render_all(diags, sources):
+                print(text)
             ms = (time.perf_counter() - started) * 1000
             status = "ok" if not errors else "FAILED"
-            print(f"{target}: {status} ({len(errors)} error(s), {len(warnings)} warning(s), {ms:.0f} ms)")
+            games_played = f", {played} game(s) played" if played is not None else ""
+            print(f"{target}: {status} ({len(errors)} error(s), {len(warnings)} warning(s){games_played}, {ms:.0f} ms)")
         if errors:
             worst = max(worst, EXIT_ERRORS)
-        elif game is not None and args.fuzz:
-            found = fuzz(game, target, args.fuzz, args.fuzz_cap)
-            if args.format == "json":
-                records.extend(found)
-            else:
-                for record in found:
-                    print(f"{record['file']}:{record['line']}:{record['column']}: error[{record['code']}]: "
-                          f"{record['message']}\n    reproduce: {record['hint']}")
-                print(f"{target}: fuzzed {args.fuzz} game(s) at each of {game.min_seats}-{game.max_seats} seats: "
-                      + ("no problem" if not found else f"{len(found)} problem(s)"))
-            if found:
-                worst = max(worst, EXIT_ERRORS)
     if args.format == "json":
-        print(json.dumps(records, ensure_ascii=False, indent=1))
+        print(terminal_safe_json(json.dumps(records, ensure_ascii=False, indent=1)))
     return worst
 
 
-def fuzz(game: Game, target: str, games: int, cap: int) -> list[dict[str, Any]]:
-    """Seeded random games at every seat count: runtime rule errors and games that never end."""
-    engine = Engine(game)
-    found: list[dict[str, Any]] = []
-    for seats in range(game.min_seats, game.max_seats + 1):
-        for seed in range(games):
-            reproduce = f"cityrules simulate {target} -n 1 --players {seats} --seed {seed}"
-            where = {"file": f"{target}/game.yaml", "line": 1, "column": 1, "end_line": 1, "end_column": 1}
-            try:
-                state, _ = play_bots(engine, seats, seed, max_decisions=cap)
-            except RuleError as err:
-                if err.span is not None:
-                    where = {"file": err.span.file, "line": err.span.line, "column": err.span.column,
-                             "end_line": err.span.end_line, "end_column": err.span.end_column}
-                found.append({**where, "severity": "error", "code": "runtime",
-                              "message": f"{err.message} ({seats} seats, seed {seed})", "hint": reproduce})
-                continue
-            if state["result"] is None:
-                found.append({**where, "severity": "error", "code": "no-end",
-                              "message": f"the game did not end within {cap} decisions ({seats} seats, seed {seed})",
-                              "hint": reproduce + f" --cap {cap}"})
-    return found
+def _play(games: list[Game], target: str, folder: Path, sources: dict[str, str],
+          args: argparse.Namespace) -> tuple[int, list[Diagnostic]]:
+    """Seeded bot games that build every screen: by default a few within PLAY_SECONDS, with --fuzz N
+    that many per seat count and variant; each problem found becomes a diagnostic."""
+    engines = [Engine(g) for g in games]
+    if args.fuzz:
+        report = trial_games(engines, args.fuzz, args.fuzz_cap, None)
+    else:
+        report = trial_games(engines, DEFAULT_ROUNDS, args.fuzz_cap, PLAY_SECONDS)
+    game_file = display_name(real_folder(folder), "game.yaml")
+    start = _start_span(game_file, sources.get(game_file, ""))
+    return report.played, [_diagnostic(f, target, start, args.fuzz_cap) for f in report.findings]
+
+
+_START = re.compile(r"^start:[ \t]*", re.MULTILINE)
+
+
+def _start_span(game_file: str, text: str) -> Span:
+    """Where game.yaml names the start phase: the place for problems of a whole game (it never ends)."""
+    found = _START.search(text)
+    if found is None:
+        return Span(game_file, 1, 1)
+    line = text.count("\n", 0, found.start()) + 1
+    value = text[found.end():].split("\n", 1)[0].split("#", 1)[0].rstrip()
+    return Span(game_file, line, len(found.group(0)) + 1, line, len(found.group(0)) + max(1, len(value)))
+
+
+def _diagnostic(found: Finding, target: str, start: Span, cap: int) -> Diagnostic:
+    """A trial game's finding as a diagnostic: where the rules failed (else where the game starts),
+    and how to play that game again."""
+    variant = f" --variant {found.variant}" if found.variant else ""
+    if found.code == "screen":
+        # simulate shows nothing; a session of bots builds every prompt, and stops where this one fails.
+        bots = ",".join(["bot"] * found.seats)
+        again = f"cityrules play {target} --seats {bots} --seed {found.seed}{variant}; it stops at decision {found.decisions + 1}"
+    else:
+        again = f"cityrules simulate {target} -n 1 --players {found.seats} --seed {found.seed}{variant}"
+    if found.code == "no-end":
+        again += f" --cap {cap}"
+    where = f"{found.seats} seats, seed {found.seed}" + (f", variant {found.variant}" if found.variant else "")
+    span = found.span or start
+    return Diagnostic(span, found.code, f"{found.message} ({where})", found.severity, hint=f"reproduce: {again}")
+
+
+# Characters JSON may carry raw that a terminal obeys (C1 controls, line separators, bidi overrides)
+# or that no terminal can be sent (lone surrogates): written as \u escapes, the same JSON text.
+_RAW_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def terminal_safe_json(text: str) -> str:
+    """JSON text (from json.dumps) with the characters a terminal would obey written as escapes."""
+    return _RAW_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
 def add_parser(sub: Any) -> None:
     """The `validate` sub-command's arguments."""
-    v = sub_parser(sub, "validate", "check game folders and report every problem",
+    v = sub_parser(sub, "validate", COMMANDS["validate"],
                    "Check every file of each game: YAML, schema, board, rules (names, types, arity). Each "
-                   "problem is reported with its file, line and column. Exit status: 0 clean, 1 errors, "
-                   "2 usage problems.",
+                   "problem is reported with its file, line and column. Then, when the game is clean, play a "
+                   f"few seeded games with bots (about {PLAY_SECONDS:g} s of computing) that build every prompt "
+                   "and screen, to find a game that never ends or a text that cannot be written. Exit status: "
+                   "0 clean, 1 errors, 2 usage problems.",
                    ["cityrules validate examples/harbour",
                     "cityrules validate GAME --strict     # GAME: a folder, or a name from cityrules games",
                     "cityrules validate examples/harbour --format json",
@@ -107,9 +142,11 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--format", choices=["text", "json"], default="text",
                    help="text lines, or one JSON array of every diagnostic (default: text)")
     v.add_argument("--strict", action="store_true", help="treat warnings as errors (default: off)")
+    v.add_argument("--no-play", action="store_true",
+                   help="skip the seeded bot games played after a clean check (default: play a few)")
     v.add_argument("--fuzz", type=whole(0, "a number of games"), default=0, metavar="N",
-                   help="then play N seeded random games at every seat count and report runtime problems "
-                        "(default: 0, none)")
+                   help="instead, play N seeded bot games at every seat count and variant, however long it "
+                        "takes (default: 0, a few within the time allowed)")
     v.add_argument("--fuzz-cap", type=whole(1, "a number of decisions"), default=20_000, metavar="D",
-                   help="decisions after which a fuzzed game counts as never ending (default: 20000)")
+                   help="decisions after which a game counts as never ending (default: 20000)")
     v.set_defaults(func=cmd_validate)

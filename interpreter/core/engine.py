@@ -1,28 +1,27 @@
 """Run a compiled game: `pending(state)` says who must decide, `apply` answers and advances.
 
 The state is plain data (see `state.py`). `apply` never touches its input; `apply_inplace` is the
-same rules without the copy, for simulations.
+same rules without the copy. Bots that answer at once use `play`/`playout` instead: every decision
+is put to a picker while the rules run straight through, without pausing (see `runtime.py`).
 """
 
 from __future__ import annotations
 
 import traceback
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, Sequence
 
-from ruledsl.compiler import MODULE_NAME, ChooseSpec
+from ruledsl.program import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
 from ruledsl.runtime_support import RuleRuntimeError
 
-from . import rng
 from .decision import Decision, GameOver, NotYourTurn, Option, Result, UnknownOption
 from .errors import RuleError
 from .game import Game
+from .runtime import (CALL, MAX_DEPTH, SECRET_OPTIONS, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime,
+                      bind_answers)
 from .state import copy_state, initial_state
 
-STEP_BUDGET = 2_000_000
-MAX_DEPTH = 200
-_CALL = 1
-_SUSPEND = 2
+__all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "SECRET_OPTIONS", "STEP_BUDGET"]
 
 
 class ChanceHook(Protocol):
@@ -38,152 +37,6 @@ class ChanceHook(Protocol):
     def shuffled(self, state: dict[str, Any], items: list[Any]) -> None:
         """Reorder a list the rules have just shuffled, in place."""
 
-
-class _Ended(Exception):
-    """Raised by `end winners` to unwind every running phase."""
-
-
-class _Located(Exception):
-    """A runtime rule error that already knows its place in the rules."""
-
-    def __init__(self, message: str, span: Span):
-        super().__init__(message)
-        self.span = span
-
-
-class Runtime:
-    """The object generated rule code calls (`c` in the generated source)."""
-
-    def __init__(self, engine: "Engine"):
-        self.engine = engine
-        self.specs = engine.game.program.chooses
-        self.loop_spans = engine.game.program.loop_spans
-        self.node_ids = engine.game.node_ids
-        self.action = 0
-        self.steps = STEP_BUDGET
-        self.new_frame: list[Any] = []
-        # A phase's `return VALUE` (set by rule code just before its frame is popped, read by the phase
-        # that ran it when that one resumes: nothing runs in between, so it is never part of a state).
-        self.returned: Any = None
-        self.nseats = 0
-        self.seats: list[int] = []
-
-    def bind(self, state: dict[str, Any]) -> None:
-        """Point the runtime at the state to run."""
-        self.state = state
-        self.S = state["seat"]
-        self.N = state["node"]
-        self.V = state["global"]
-        self.C = state["components"]
-        self.names = state["names"]
-        if state["seats"] != self.nseats:
-            self.nseats = state["seats"]
-            self.seats = list(range(self.nseats))
-        self.action = 0
-        self.steps = STEP_BUDGET
-
-    # -- called from generated code
-    def seats_from(self, first: int) -> list[int]:
-        """Every seat in turn order, starting with `first`."""
-        return list(range(first, self.nseats)) + list(range(0, first))
-
-    def choose(self, spec_id: int, L: dict[str, Any], by: int, options: list[Any]) -> None:
-        """Ask one seat; a single legal option is taken without asking."""
-        spec = self.specs[spec_id]
-        if not options:
-            raise _Located(f"no legal option for '{spec.var}' ({self.names[by]} has nothing to choose)", spec.span)
-        if len(options) == 1:
-            L[spec.var] = options[0]
-            return
-        self.state["pending"] = {"spec": spec_id, "seats": [by], "options": [options],
-                                 "answers": [None], "done": [False], "left": 1}
-        self.action = _SUSPEND
-
-    def choose_each(self, spec_id: int, L: dict[str, Any], seats: list[int], options_of: Any) -> None:
-        """Ask several seats at once; their answers stay hidden until every one is in."""
-        spec = self.specs[spec_id]
-        seats = list(seats)
-        options = [options_of(s) for s in seats]
-        answers: list[Any] = [None] * len(seats)
-        done = [False] * len(seats)
-        left = len(seats)
-        for i, opts in enumerate(options):
-            if not opts:
-                raise _Located(f"no legal option for '{spec.var}' ({self.names[seats[i]]} has nothing to choose)",
-                               spec.span)
-            if len(opts) == 1:
-                answers[i] = opts[0]
-                done[i] = True
-                left -= 1
-        if not left:
-            self.engine._bind_answers(self.state, spec, L, seats, answers)
-            return
-        self.state["pending"] = {"spec": spec_id, "seats": seats, "options": options,
-                                 "answers": answers, "done": done, "left": left}
-        self.action = _SUSPEND
-
-    def call(self, phase: str, L: dict[str, Any]) -> None:
-        """Enter a phase that may wait for decisions."""
-        if len(self.state["stack"]) >= MAX_DEPTH:
-            raise RuleRuntimeError(f"phases run each other more than {MAX_DEPTH} deep: does this 'run' ever stop?")
-        self.new_frame = [phase, 0, L]
-        self.action = _CALL
-
-    def run_ability(self, phase: str | None, L: dict[str, Any]) -> None:
-        """Run an item's ability: enter it if it may wait for a decision, else call it at once."""
-        if phase is None:
-            return
-        code = self.engine.program.phases[phase]
-        if code.resumable:
-            self.call(phase, L)
-        elif code.function is not None:
-            code.function(self, *[L[p] for p in code.params])
-
-    def end(self, winners: list[int]) -> None:
-        """Finish the game."""
-        self.state["result"] = {"winners": sorted(set(winners))}
-        raise _Ended()
-
-    def log(self, kind: str, data: dict[str, Any], seats: list[int], text: str, to: list[int] | None) -> None:
-        """Append an event to the game's log."""
-        self.state["log"].append({"kind": kind, "text": text, "seats": seats, "data": data, "to": to})
-
-    def transfer(self, seat: int, field: str, amount: int, is_payment: bool) -> None:
-        """pay/gain: move an amount between a seat and the bank, recorded in the ledger."""
-        if amount < 0:
-            raise RuleRuntimeError(f"cannot {'pay' if is_payment else 'gain'} a negative amount ({amount})")
-        column = self.S[field]
-        ledger = self.state["ledger"].setdefault(field, [[0] * self.nseats, [0] * self.nseats])
-        if is_payment:
-            if amount > column[seat]:
-                raise RuleRuntimeError(f"{self.names[seat]} cannot pay {amount} {field}: has {column[seat]}")
-            column[seat] -= amount
-            ledger[0][seat] += amount
-        else:
-            column[seat] += amount
-            ledger[1][seat] += amount
-
-    def roll(self, faces: list[Any]) -> Any:
-        """One element of the list, uniformly, from the game's seeded generator."""
-        if not faces:
-            raise RuleRuntimeError("roll from an empty list")
-        self.state["rng"], k = rng.below(self.state["rng"], len(faces))
-        if self.engine.chance is not None:
-            k = self.engine.chance.roll(faces, k)
-        return faces[k]
-
-    def shuffle(self, items: list[Any]) -> None:
-        """Shuffle a list with the game's seeded generator."""
-        self.state["rng"] = rng.shuffle(self.state["rng"], items)
-        if self.engine.chance is not None:
-            self.engine.chance.shuffled(self.state, items)
-
-    def runaway(self, loop: int) -> None:
-        """A loop used up the step budget."""
-        raise _Located(f"this loop ran more than {STEP_BUDGET:,} steps without a decision: "
-                       "does it ever end?", self.loop_spans[loop])
-
-
 class Engine:
     """Plays one compiled game."""
 
@@ -193,6 +46,8 @@ class Engine:
         self.blocks = {name: p.blocks for name, p in game.program.phases.items() if p.resumable}
         # None in play: scenario tests set it to fix dice and shuffles (see ChanceHook).
         self.chance: ChanceHook | None = None
+        # None in play: balance figures set it to see each pay/gain as it happens (see analysis/economy.py).
+        self.ledger_hook: Callable[[dict[str, Any], str, int, int, bool], None] | None = None
         self.runtime = Runtime(self)
 
     # ------------------------------------------------------------ public API
@@ -205,10 +60,51 @@ class Engine:
         start = self.program.phases[g.start]
         if start.resumable:
             state["stack"] = [[g.start, 0, {}]]
-            self._run(state)
+            self._run(state, self.runtime)
         else:
-            self._run_direct(state, start.function)
+            self._run_direct(state, start.function, self.runtime)
         return state
+
+    def play(self, seats: int, seed: int, pickers: Sequence[Picker], names: list[str] | None = None, *,
+             journal: list[tuple[int, str]] | None = None, log: bool = True,
+             max_decisions: int | None = None) -> dict[str, Any]:
+        """A whole game in which every decision is answered at once by its seat's picker (bots).
+
+        The same game as `new_game` followed by `apply` of the same answers, without ever pausing:
+        the rules run straight through as ordinary calls. `journal`, when given, receives every
+        answer as (seat, option id); `log=False` skips the event log (nobody reads it in a
+        simulation; the game is otherwise identical). A game stopped by `max_decisions` is left
+        unfinished and cannot be continued.
+        """
+        g = self.game
+        if not g.min_seats <= seats <= g.max_seats:
+            raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, not {seats}")
+        state = initial_state(g, seats, seed, names)
+        c = Runtime(self, pickers, journal, max_decisions, log)
+        self._run_direct(state, self.program.phases[g.start].direct, c)
+        return state
+
+    def playout(self, state: dict[str, Any], pickers: Sequence[Picker], *,
+                journal: list[tuple[int, str]] | None = None, log: bool = True,
+                max_decisions: int | None = None) -> None:
+        """Play a game on from any decision to its end, in place, every answer given by the pickers.
+
+        What a search bot does with a copy of a state (`copy_state`); see `play` for the options.
+        """
+        if state["result"] is not None:
+            return
+        c = Runtime(self, pickers, journal, max_decisions, log)
+        c.bind(state)
+        p = state["pending"]
+        try:
+            for i, seat in enumerate(p["seats"]):
+                if not p["done"][i]:
+                    p["answers"][i] = p["options"][i][c.pick(p["spec"], seat, p["options"][i])]
+                    p["done"][i] = True
+                    p["left"] -= 1
+        except Capped:
+            return
+        self._resume(state, c)
 
     def pending(self, state: dict[str, Any]) -> Decision | Result:
         """Who must decide now and their options, or the result of a finished game."""
@@ -318,32 +214,31 @@ class Engine:
         raise UnknownOption(f"'{option_id}' is not a legal choice here; legal: {', '.join(ids[:12])}"
                             + (" ..." if len(ids) > 12 else ""))
 
+    def option_text(self, spec_id: int, value: Any) -> str:
+        """The id of an option of a choice: `var:value-id`."""
+        spec = self.program.chooses[spec_id]
+        return f"{spec.var}:{spec.ident(value)}"
+
     def _answer(self, state: dict[str, Any], i: int, k: int) -> None:
         p = state["pending"]
         p["answers"][i] = p["options"][i][k]
         p["done"][i] = True
         p["left"] -= 1
         state["decisions"] += 1
-        if p["left"]:
-            return
+        if not p["left"]:
+            self._resume(state, self.runtime)
+
+    def _resume(self, state: dict[str, Any], c: Runtime) -> None:
+        """Every seat has answered the pending decision: hand the answers to the rules and go on."""
+        p = state["pending"]
         spec = self.program.chooses[p["spec"]]
         state["pending"] = None
         L = state["stack"][-1][2]
-        if spec.each:
-            self._bind_answers(state, spec, L, p["seats"], p["answers"])
-        else:
-            L[spec.var] = p["answers"][0]
-        self._run(state)
+        bind_answers(state["seats"], spec, L, p["seats"], p["answers"], p["options"])
+        self._run(state, c)
 
-    def _bind_answers(self, state: dict[str, Any], spec: ChooseSpec, L: dict[str, Any], seats: list[int],
-                      answers: list[Any]) -> None:
-        values: list[Any] = [None] * state["seats"]
-        for s, a in zip(seats, answers):
-            values[s] = a
-        L[spec.var] = values
-
-    def _run(self, state: dict[str, Any]) -> None:
-        c = self.runtime
+    def _run(self, state: dict[str, Any], c: Runtime) -> None:
+        """Run the phases on the stack until a decision is pending or the game ends."""
         c.bind(state)
         stack = state["stack"]
         blocks = self.blocks
@@ -353,38 +248,43 @@ class Engine:
                 nxt = blocks[frame[0]][frame[1]](c, frame[2])
                 if nxt < 0:
                     stack.pop()
+                    c.depth -= 1
                     continue
                 frame[1] = nxt
                 if c.action:
                     action, c.action = c.action, 0
-                    if action == _CALL:
+                    if action == CALL:
                         stack.append(c.new_frame)
+                        c.depth += 1
                     else:
                         return
             raise RuleError(f"the phase '{self.game.start}' finished without 'end winners'", None)
-        except _Ended:
+        except Ended:
             state["stack"] = []
             state["pending"] = None
-        except (RuleError, KeyboardInterrupt):
+        except Capped:
+            state["stack"] = []
+            state["pending"] = None
+        except (RuleError, KeyboardInterrupt, BotError):
             raise
         except Exception as err:
             raise self._locate(err) from err
 
-    def _run_direct(self, state: dict[str, Any], function: Any) -> None:
-        c = self.runtime
+    def _run_direct(self, state: dict[str, Any], function: Any, c: Runtime) -> None:
+        """Run a phase that never pauses (or any phase, in agent mode) until the game ends."""
         c.bind(state)
         try:
             function(c)
             raise RuleError(f"the phase '{self.game.start}' finished without 'end winners'", None)
-        except _Ended:
+        except (Ended, Capped):
             state["stack"] = []
-        except (RuleError, KeyboardInterrupt):
+        except (RuleError, KeyboardInterrupt, BotError):
             raise
         except Exception as err:
             raise self._locate(err) from err
 
     def _locate(self, err: Exception) -> RuleError:
-        if isinstance(err, _Located):
+        if isinstance(err, Located):
             span: Span | None = err.span
         else:
             span = None
@@ -397,7 +297,7 @@ class Engine:
 
 
 def _explain(err: Exception) -> str:
-    if isinstance(err, (RuleRuntimeError, _Located)):
+    if isinstance(err, (RuleRuntimeError, Located)):
         return str(err)
     if isinstance(err, IndexError):
         return "a list index is out of range"

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
-from ruledsl.compiler import Program
+from ruledsl.program import Program
 from ruledsl.world import World
+
+from .board import Board
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -26,6 +30,19 @@ class FieldSpec:
 
 
 @dataclass(frozen=True)
+class BotSettings:
+    """How the game's files steer the bots (`bots:` in game.yaml, checked by load/bots.py).
+
+    An evaluation is a weighted sum of formulas of one seat; empty means the game's score field.
+    """
+
+    evaluation: tuple[tuple[str, float], ...] = ()
+    profiles: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
+    # Decisions a search playout makes before it reads the evaluation (None: the bots' default).
+    playout: int | None = None
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything fixed about a game, compiled once at load."""
 
@@ -38,7 +55,7 @@ class Game:
     start: str
     world: World
     program: Program
-    graph: "nx.Graph[Any]"
+    board: Board
     seat_fields: tuple[FieldSpec, ...]
     global_fields: tuple[FieldSpec, ...]
     node_fields: tuple[FieldSpec, ...]
@@ -53,7 +70,13 @@ class Game:
     rounds_field: str | None = None
     reconstructed_board: bool = False
     credits: str = ""
+    bots: BotSettings = field(default_factory=BotSettings)
     sources: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def graph(self) -> "nx.Graph[Any]":
+        """The board as a networkx graph (`nx.DiGraph` when directed), built when first asked for."""
+        return self.board.graph()
 
     @property
     def node_ids(self) -> tuple[Any, ...]:

@@ -9,24 +9,29 @@ from typing import Any
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from ruledsl.compiler import AbilityCode
+from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
 from ruledsl.provenance import describe, shown
 from ruledsl.types import NONE, Type, type_of_data, unify
 from ruledsl.world import DataSource, NameSet
 
 from .schema_check import check_schema
-from .yamlsource import PositionMap, load_yaml, load_yaml_text
+from .files import read_game_file, real_folder
+from .yamlsource import MAX_FILE_BYTES, PositionMap, load_yaml_bytes, load_yaml_text
 
 MAX_RULES_BYTES = 1024 * 1024
 
 
-def _display(folder: Path, name: str) -> str:
-    """The file name shown in diagnostics: relative to the working folder when possible."""
-    full = (folder / name).resolve()
+def display_name(folder: Path, name: str) -> str:
+    """The file name shown in diagnostics: relative to the working folder when possible.
+
+    `folder` is already resolved; the file's own name is kept even when it is a link, so that a
+    link's target never shows up in a message.
+    """
+    full = folder / name
     try:
         return str(full.relative_to(Path.cwd().resolve()))
-    except ValueError:
+    except (ValueError, OSError):
         return str(full)
 
 
@@ -40,28 +45,44 @@ class LoaderBase:
 
     def __init__(self, folder: Path, variant: str | None = None):
         self.folder = folder
+        self.real_folder = real_folder(folder)
         self.variant = variant
         self.ability_code: list[AbilityCode] = []
         self.diags = DiagnosticBag()
         self.sources: dict[str, str] = {}
         self._lines: dict[str, list[str]] = {}
 
-    def yaml(self, name: str, schema: str) -> tuple[Any, PositionMap | None, str]:
-        shown = _display(self.folder, name)
-        path = self.folder / name
-        if not path.is_file():
+    def shown(self, name: str) -> str:
+        """How diagnostics name a file of the game."""
+        return display_name(self.real_folder, name)
+
+    def read(self, name: str, limit: int, named_at: Span, missing: str) -> bytes | None:
+        """The bytes of a file of the game (at most `limit` + 1), or None after reporting why not.
+
+        `named_at` is where the name is written (where problems are reported); `missing` is the
+        message for a file that does not exist.
+        """
+        found = read_game_file(self.real_folder, name, limit)
+        if isinstance(found, bytes):
+            return found
+        message = missing if found.code == "missing-file" else found.message
+        self.diags.error(named_at, found.code, message, found.hint)
+        return None
+
+    def yaml(self, name: str, schema: str, named_at: Span, missing: str) -> tuple[Any, PositionMap | None, str]:
+        """Read, load and schema-check a YAML file of the game; positions are None when it cannot be read."""
+        shown = self.shown(name)
+        raw = self.read(name, MAX_FILE_BYTES, named_at, missing)
+        if raw is None:
             return None, None, shown
-        try:
-            self.sources[shown] = path.read_text(encoding="utf-8", errors="replace")[:MAX_RULES_BYTES]
-        except OSError:
-            pass
-        data, positions, diags = load_yaml(path, shown)
+        self.sources[shown] = raw.decode("utf-8", errors="replace")[:MAX_RULES_BYTES]
+        data, positions, diags = load_yaml_bytes(raw, shown)
         self.diags.extend(diags)
         if data is None and not diags:
             # An empty file (or only comments) holds none of the keys the schema requires.
             self.diags.error(Span(shown, 1, 1), "schema", f"'{name}' is empty",
                              "see docs/language.md, section 1, for what this file holds")
-        if data is not None and not diags:
+        if data is not None and not any(d.severity == "error" for d in diags):
             self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
 

@@ -1,15 +1,14 @@
-"""The board file: nodes with attributes and cells, edges with attributes, as a networkx graph."""
+"""The board file: nodes with attributes and cells, edges with attributes (a `core.board.Board`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import networkx as nx
-
 from ruledsl.diagnostics import Span, did_you_mean
 from ruledsl.types import Type, type_of_data, unify
 from ruledsl.world import DataSource
 
+from ..core.board import Board
 from .base import LoaderBase, _freeze
 from .yamlsource import PositionMap
 
@@ -18,16 +17,16 @@ class BoardMixin(LoaderBase):
     """Reads the board file into a graph and per-attribute columns."""
 
     def board(self, data: dict[str, Any], pos: PositionMap) -> tuple[Any, ...] | None:
-        graph: "nx.Graph[Any]" = nx.Graph()
+        graph = Board()
         if "board" not in data:
             return graph, [], {"id": Type("none", (), True)}, {"id": ()}, (), False, {}
-        board, bpos, shown = self.yaml(data["board"], "board")
+        board, bpos, shown = self.yaml(data["board"], "board", pos.nearest(("board",)),
+                                       f"board file '{data['board']}' not found")
         if bpos is None:
-            self.diags.error(pos.nearest(("board",)), "missing-file", f"board file '{data['board']}' not found")
             return None
         if self.diags.has_errors or not isinstance(board, dict):
             return None
-        graph = nx.DiGraph() if board.get("directed") else nx.Graph()
+        graph = Board(bool(board.get("directed")))
         node_ids: list[Any] = []
         rows: list[int] = []  # where each node is in the file's list of nodes
         for i, node in enumerate(board["nodes"]):
@@ -36,7 +35,7 @@ class BoardMixin(LoaderBase):
                 self.diags.error(bpos.nearest(("nodes", i, "id")), "duplicate", f"node id {nid!r} is used twice")
                 continue
             self.whole_numbers(node, ("nodes", i), bpos)
-            graph.add_node(nid, **{k: v for k, v in node.items() if k != "id"})
+            graph.add_node(nid, {k: v for k, v in node.items() if k != "id"})
             node_ids.append(nid)
             rows.append(i)
         self.whole_numbers(board.get("edges") or [], ("edges",), bpos)
@@ -49,7 +48,7 @@ class BoardMixin(LoaderBase):
                                      f"edge {i + 1} names node {end!r}, which the board does not have",
                                      did_you_mean(str(end), [str(n) for n in node_ids]))
             if a in graph and b in graph:
-                graph.add_edge(a, b, **extra)
+                graph.add_edge(a, b, extra)
         if self.diags.has_errors:
             return None
         attrs: dict[str, Type] = {"id": type_of_data(node_ids[0]) if node_ids else Type("any", (), True)}
@@ -68,10 +67,10 @@ class BoardMixin(LoaderBase):
         return graph, node_ids, attrs, values, cells, bool(board.get("reconstructed")), sources
 
 
-def _edge_columns(graph: "nx.Graph[Any]", node_ids: list[Any], index: dict[Any, int]) -> tuple[
+def _edge_columns(graph: Board, node_ids: list[Any], index: dict[Any, int]) -> tuple[
         dict[str, tuple[tuple[list[object], ...], ...]], dict[str, Type]]:
     """Per edge attribute: for each node, its successors with the attribute's value, in node order."""
-    names = sorted({k for _, _, d in graph.edges(data=True) for k in d})
+    names = sorted({k for _, _, d in graph.edges for k in d})
     columns: dict[str, tuple[tuple[list[object], ...], ...]] = {}
     types: dict[str, Type] = {}
     for name in names:
@@ -79,8 +78,8 @@ def _edge_columns(graph: "nx.Graph[Any]", node_ids: list[Any], index: dict[Any, 
         t: Type = Type("none", (), True)
         for nid in node_ids:
             pairs = []
-            for succ in sorted(graph.neighbors(nid), key=lambda m: index[m]):
-                value = graph.edges[nid, succ].get(name)
+            for succ in sorted(graph.successors(nid), key=lambda m: index[m]):
+                value = graph.edge(nid, succ).get(name)
                 if value is not None:
                     pairs.append([index[succ], value])
                     t = unify(t, type_of_data(value))

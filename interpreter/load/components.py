@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ruledsl import ast as A
-from ruledsl.compiler import AbilityCode
+from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import Span, an, did_you_mean
 from ruledsl.parser import parse_block
 from ruledsl.types import Type, type_of_data, unify
@@ -29,10 +29,9 @@ class ComponentsMixin(LoaderBase):
                                  "reserved-word", f"'{kind}' is a built-in type and cannot name a component kind")
                 continue
             errors_before = sum(1 for d in self.diags.items if d.severity == "error")
-            items, ipos, shown = self.yaml(spec["file"], "components")
+            items, ipos, shown = self.yaml(spec["file"], "components", pos.nearest(("components", kind, "file")),
+                                           f"component file '{spec['file']}' not found")
             if ipos is None:
-                self.diags.error(pos.nearest(("components", kind, "file")), "missing-file",
-                                 f"component file '{spec['file']}' not found")
                 continue
             # A kind whose file could not be read is left out; a mistake in another kind's items is
             # no reason to leave this one out too (its name would then be unknown everywhere).

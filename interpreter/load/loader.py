@@ -1,4 +1,4 @@
-"""Load a game folder: YAML (safe) → schema → board graph → rules parse → check → compile.
+"""Load a game folder: YAML (safe) → schema → board → rules parse → check → compile.
 
 Each part of the work lives in a module of its own (board, components, fields, tables, rules files);
 this one puts them together in order and builds the `Game`.
@@ -18,6 +18,7 @@ from ruledsl.world import Component, DataSource, World
 from ..core.game import Game
 from .base import _freeze
 from .board import BoardMixin, _edge_columns
+from .bots import BotsMixin, bot_formulas
 from .components import ComponentsMixin
 from .fields import FieldsMixin
 from .names import NamesMixin
@@ -28,11 +29,11 @@ from .tables import TablesMixin
 __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game", "shipped_games"]
 
 
-class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin, RulesFilesMixin):
+class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin, RulesFilesMixin, BotsMixin):
     def load(self) -> Game | None:
-        data, pos, game_file = self.yaml("game.yaml", "game")
+        game_file = self.shown("game.yaml")
+        data, pos, _ = self.yaml("game.yaml", "game", Span(game_file, 1, 1), "the game folder has no game.yaml")
         if pos is None:
-            self.diags.error(Span(game_file, 1, 1), "missing-file", "the game folder has no game.yaml")
             return None
         if self.diags.has_errors or not isinstance(data, dict):
             return None
@@ -99,7 +100,7 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
                                  f"summary {key} '{summary[key]}' is not {an(kind)} field",
                                  did_you_mean(summary[key], list(fields)))
         game_positions = self.positions_later(game_file)
-        adjacency = tuple(tuple(sorted(index[m] for m in graph.neighbors(n))) for n in node_ids)
+        adjacency = tuple(tuple(sorted(index[m] for m in graph.successors(n))) for n in node_ids)
         edges, edge_types = _edge_columns(graph, node_ids, index)
         components = {
             kind: Component(kind, info[0], info[1], info[2], {k: v[0] for k, v in component_fields[kind].items()},
@@ -120,7 +121,8 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             return None
         try:
             program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
-                                           tuple((data.get("display") or {}).values()), tuple(self.ability_code))
+                                           tuple((data.get("display") or {}).values()) + bot_formulas(data),
+                                           tuple(self.ability_code))
         except RecursionError:
             # Formulas are checked inside their callers: a very long chain of them runs out of stack.
             first = files[0].phases[0].span if files and files[0].phases else Span(game_file, 1, 1)
@@ -132,35 +134,44 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             return None
         display = data.get("display") or {}
         for key, name in display.items():
-            found = program.formulas.get(name)
+            found = program.formula_types.get(name)
             where = pos.nearest(("display", key))
             if found is None:
                 self.diags.error(where, "unknown-name", f"display {key} '{name}' is not a formula",
-                                 did_you_mean(name, list(program.formulas)))
-            elif [t.kind for t in found[1]] != ["node"] or found[2].kind not in ("str", "any"):
+                                 did_you_mean(name, list(program.formula_types)))
+            elif [t.kind for t in found[0]] != ["node"] or found[1].kind not in ("str", "any"):
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
         places = self.places(data, pos, seat_fields, global_fields)
+        bots = self.bot_settings(data, pos, program)
         if self.diags.has_errors:
             return None
         return Game(
             name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
             max_seats=seats["max"], currency=currency, start=data["start"], world=world, program=program,
-            graph=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
+            board=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
             global_fields=tuple(v[1] for v in global_fields.values()),
             node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
             component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
             component_places=places,
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
-            reconstructed_board=reconstructed, credits=data.get("credits", ""), sources=self.sources)
+            reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots, sources=self.sources)
 
 
 def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
     """Load a game folder and return it with every diagnostic (the game is None on errors)."""
     loader = _Loader(folder, variant)
     game = loader.load()
-    kept = [d for d in loader.diags.items if not allowed(d, loader.sources.get(d.span.file))]
+    lines: dict[str, list[str]] = {}
+
+    def lines_of(file: str) -> list[str] | None:
+        source = loader.sources.get(file)
+        if source is not None and file not in lines:
+            lines[file] = source.splitlines()
+        return lines.get(file)
+
+    kept = [d for d in loader.diags.items if d.severity != "warning" or not _allowed(d, lines_of(d.span.file))]
     items = sorted(kept, key=lambda d: (d.span.file, d.span.line, d.span.column))
     return game, items, loader.sources
 
@@ -173,9 +184,12 @@ def allowed(diag: Diagnostic, source: str | None) -> bool:
 
     Errors cannot be allowed: the game would not run.
     """
-    if diag.severity != "warning" or source is None:
+    return diag.severity == "warning" and source is not None and _allowed(diag, source.splitlines())
+
+
+def _allowed(diag: Diagnostic, lines: list[str] | None) -> bool:
+    if lines is None:
         return False
-    lines = source.splitlines()
     candidates = lines[diag.span.line - 1: diag.span.line] if 0 < diag.span.line <= len(lines) else []
     if 1 < diag.span.line <= len(lines) + 1 and lines[diag.span.line - 2].lstrip().startswith("#"):
         candidates.append(lines[diag.span.line - 2])

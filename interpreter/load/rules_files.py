@@ -6,7 +6,7 @@ from ruledsl import ast as A
 from ruledsl.diagnostics import Span
 from ruledsl.parser import parse_rules
 
-from .base import MAX_RULES_BYTES, LoaderBase, _display
+from .base import MAX_RULES_BYTES, LoaderBase
 from .yamlsource import PositionMap
 
 
@@ -16,15 +16,13 @@ class RulesFilesMixin(LoaderBase):
     def rules(self, names: list[str], pos: PositionMap) -> list[A.RulesFile]:
         files = []
         for i, name in enumerate(names):
-            shown = _display(self.folder, name)
-            path = self.folder / name
-            if not path.is_file():
-                self.diags.error(pos.nearest(("rules", i)), "missing-file", f"rules file '{name}' not found")
+            shown = self.shown(name)
+            raw = self.read(name, MAX_RULES_BYTES, pos.nearest(("rules", i)), f"rules file '{name}' not found")
+            if raw is None:
                 continue
-            if path.stat().st_size > MAX_RULES_BYTES:
+            if len(raw) > MAX_RULES_BYTES:
                 self.diags.error(Span(shown, 1, 1), "file-too-large", f"'{name}' is over 1 MiB")
                 continue
-            raw = path.read_bytes()
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as err:

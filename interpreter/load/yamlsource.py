@@ -9,6 +9,7 @@ from it here, so every value's position can be recorded and hostile input
 from __future__ import annotations
 
 import pathlib
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,6 +17,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ruledsl.diagnostics import Diagnostic, Span
+from ruledsl.parser import MAX_NUMBER_DIGITS
 
 PathItem = Any  # a mapping key (usually str, sometimes int) or a list index
 Path = tuple[PathItem, ...]
@@ -25,6 +27,7 @@ MAX_NODES = 200_000
 MAX_DEPTH = 64
 
 _TAG = "tag:yaml.org,2002:"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _PLAIN_SCALAR_TAGS = {_TAG + t for t in ("null", "bool", "int", "float", "str")}
 _SYNTAX_HINTS = {
     "mapping values are not allowed here": "a value containing ': ' must be quoted, or the indentation is off",
@@ -133,23 +136,34 @@ def _make_loader(file: str) -> type[yaml.SafeLoader]:
     return BoundedLoader
 
 
-# libyaml composes nodes recursively in C, so it only gets text whose nesting is plainly shallow;
-# the pure-Python loader (bounded, and with the best error messages) reads everything else.
-_SHALLOW_INDENT = 160
-_SHALLOW_BRACKETS = MAX_DEPTH
+# libyaml composes nodes recursively in C, and a few thousand levels overflow the C stack: the
+# process dies (`- - - - ...` or `? ? ? ...` 40,000 deep on one line). So it only gets text whose
+# nesting is plainly shallow; the pure-Python loader (bounded, and with the best error messages)
+# reads everything else.
+_SHALLOW_DEPTH = 400
+_INDICATOR = re.compile(r"[-?:](?=[ \t]|$)")
 
 
 def _plainly_shallow(text: str) -> bool:
-    """A cheap over-estimate of the nesting: indentation width and open brackets."""
+    """A cheap over-estimate of the nesting stays under _SHALLOW_DEPTH on every line.
+
+    When a line starts at indentation i, the block collections still open began at columns up to
+    i, at most two per column (a sequence may sit at its key's indentation). On the line itself
+    each indicator (`- `, `? `, `: `) opens at most one more, and each `[` or `{` one more.
+    """
     depth = 0
     for line in text.splitlines():
-        if len(line) - len(line.lstrip(" ")) > _SHALLOW_INDENT:
+        indent = len(line) - len(line.lstrip(" "))
+        if 2 * (indent + 1) + depth > _SHALLOW_DEPTH:
             return False
+        indicators = len(_INDICATOR.findall(line, indent))
+        if 2 * (indent + 1) + indicators + depth + line.count("[") + line.count("{") > _SHALLOW_DEPTH:
+            return False
+        if "[" not in line and "{" not in line and "]" not in line and "}" not in line:
+            continue
         for ch in line:
             if ch in "[{":
                 depth += 1
-                if depth > _SHALLOW_BRACKETS:
-                    return False
             elif ch in "]}" and depth:
                 depth -= 1
     return True
@@ -172,6 +186,11 @@ def _too_deep(span: Span) -> Diagnostic:
     )
 
 
+def _too_large(span: Span) -> Diagnostic:
+    return Diagnostic(span, "yaml-too-large", f"the data expands to more than {MAX_NODES} values",
+                      hint="aliases (*name) and merges (<<) that repeat large anchored blocks multiply the size")
+
+
 def _recursive(span: Span) -> Diagnostic:
     return Diagnostic(span, "yaml-recursive-alias", "an alias (*name) refers to a block that contains it")
 
@@ -192,14 +211,7 @@ class _Builder:
         span = _span(self.file, node.start_mark, node.end_mark, self.lines)
         self.count += 1
         if self.count > MAX_NODES:
-            raise _Stop(
-                Diagnostic(
-                    span,
-                    "yaml-too-large",
-                    f"the data expands to more than {MAX_NODES} values",
-                    hint="aliases (*name) that repeat large anchored blocks multiply the size",
-                )
-            )
+            raise _Stop(_too_large(span))
         if isinstance(node, ScalarNode):
             self.positions.record(path, span)
             return self.scalar(node, span)
@@ -240,11 +252,21 @@ class _Builder:
         if node.tag not in _PLAIN_SCALAR_TAGS:
             self.bad_tag(node, span)
             return node.value
+        if node.tag == _TAG + "int" and len(node.value) > MAX_NUMBER_DIGITS:
+            self.diagnostics.append(Diagnostic(span, "yaml-bad-value", f"this number is {len(node.value):,} "
+                                               f"characters long; numbers have at most {MAX_NUMBER_DIGITS} digits"))
+            return node.value
         try:
-            return self.constructor.yaml_constructors[node.tag](self.constructor, node)
+            value = self.constructor.yaml_constructors[node.tag](self.constructor, node)
         except Exception as exc:  # e.g. an integer with more digits than Python will convert
             self.diagnostics.append(Diagnostic(span, "yaml-bad-value", f"cannot read this value: {exc}"))
             return node.value
+        if isinstance(value, str) and (half := _SURROGATE.search(value)) is not None:
+            # A "\ud800" escape gives half of a UTF-16 pair: no file or terminal can hold it.
+            self.diagnostics.append(Diagnostic(span, "yaml-bad-value", f"this text holds \\u{ord(half.group(0)):04x}, "
+                                               "half of a UTF-16 surrogate pair, which is not a character",
+                                               hint="write the character itself, or its \\U escape"))
+        return value
 
     def mapping(self, node: MappingNode, path: Path, depth: int, span: Span) -> dict[object, object]:
         self.check_tag(node, "map", span)
@@ -253,7 +275,7 @@ class _Builder:
         merged: list[tuple[Node, Node]] = []
         for key_node, value_node in node.value:
             if isinstance(key_node, ScalarNode) and key_node.tag == _TAG + "merge":
-                merged.extend(self.merge_pairs(value_node, depth))
+                merged.extend(self.merge_pairs(value_node, depth, _span(self.file, key_node.start_mark)))
             else:
                 explicit.append((key_node, value_node))
         first_seen: dict[object, Span] = {}
@@ -278,7 +300,8 @@ class _Builder:
             base[key] = self.build(value_node, path + (key,), depth + 1)
         return {**base, **result} if base else result
 
-    def merge_pairs(self, value: Node, depth: int) -> list[tuple[Node, Node]]:
+    def merge_pairs(self, value: Node, depth: int, site: Span) -> list[tuple[Node, Node]]:
+        """The key-value pairs a merge (`<<`) brings in; `site` is the `<<` being expanded."""
         sources = value.value if isinstance(value, SequenceNode) else [value]
         pairs: list[tuple[Node, Node]] = []
         for source in sources:
@@ -296,9 +319,13 @@ class _Builder:
             try:
                 for key_node, inner in source.value:
                     if isinstance(key_node, ScalarNode) and key_node.tag == _TAG + "merge":
-                        pairs.extend(self.merge_pairs(inner, depth + 1))
+                        pairs.extend(self.merge_pairs(inner, depth + 1, site))
                     else:
                         pairs.append((key_node, inner))
+                        # Merges of merges multiply like aliases of aliases: count before expanding further.
+                        self.count += 1
+                        if self.count > MAX_NODES:
+                            raise _Stop(_too_large(site))
             finally:
                 self.active.discard(id(source))
         return pairs
@@ -362,6 +389,9 @@ def _syntax_diagnostic(exc: yaml.YAMLError, text: str, file: str) -> Diagnostic:
         mark = exc.problem_mark or exc.context_mark
         span = _span(file, mark) if mark is not None else Span(file, 1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
+        long_key = _long_key(text, file, mark) if problem in _KEY_PROBLEMS and mark is not None else None
+        if long_key is not None:
+            return long_key
         hint = _SYNTAX_HINTS.get(problem)
         if problem.startswith("expected ',' or"):
             hint = 'inside { } or [ ], quote values that contain ? : , [ ] { } (for example "int?")'
@@ -371,6 +401,29 @@ def _syntax_diagnostic(exc: yaml.YAMLError, text: str, file: str) -> Diagnostic:
             hint = f"{exc.context} at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
         return Diagnostic(span, "yaml-syntax", problem, hint=hint)
     return Diagnostic(Span(file, 1, 1), "yaml-syntax", str(exc).split("\n")[0] or "invalid YAML")
+
+
+_KEY_PROBLEMS = ("mapping values are not allowed here", "could not find expected ':'")
+_MAX_KEY = 1024  # YAML reads a key written without '?' only up to this many characters
+
+
+def _long_key(text: str, file: str, mark: yaml.Mark) -> Diagnostic | None:
+    """The real reason for a ':' YAML will not take: the key before it is too long to be a key."""
+    lines = text.splitlines()
+    if not 0 <= mark.line < len(lines):
+        return None
+    line = lines[mark.line]
+    before = line[:mark.column]
+    key = before.lstrip(" -?")
+    colon = before.rfind(":") if mark.column >= len(line) or line[mark.column] != ":" else mark.column
+    if colon >= 0:
+        key = line[:colon].lstrip(" -?")
+    if len(key) <= _MAX_KEY:
+        return None
+    start = len(line) - len(line.lstrip(" -?"))
+    return Diagnostic(Span(file, mark.line + 1, start + 1), "yaml-syntax",
+                      f"this key is {len(key):,} characters long; YAML reads at most {_MAX_KEY:,} characters as a key",
+                      hint="use a shorter name")
 
 
 def load_yaml_text(text: str, display_name: str) -> tuple[object, PositionMap, list[Diagnostic]]:
@@ -417,6 +470,11 @@ def load_yaml(path: pathlib.Path, display_name: str) -> tuple[object, PositionMa
             PositionMap(display_name),
             [Diagnostic(Span(display_name, 1, 1), "file-unreadable", f"cannot read the file: {reason}")],
         )
+    return load_yaml_bytes(raw, display_name)
+
+
+def load_yaml_bytes(raw: bytes, display_name: str) -> tuple[object, PositionMap, list[Diagnostic]]:
+    """Load YAML from the bytes of a file (over 1 MiB is refused) like `load_yaml_text`."""
     if len(raw) > MAX_FILE_BYTES:
         return None, PositionMap(display_name), [_too_large_file(display_name)]
     try:

@@ -19,7 +19,7 @@ from ruledsl.printable import printable
 from . import render
 from .menu import Menu, is_number
 from .terminal import clear_screen
-from ..agents import AGENTS, bot_seed
+from ..agents import Agent, MCTSAgent, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
 from ..core.engine import Engine
 from ..core.game import Game
@@ -33,6 +33,7 @@ listed by name (a number that is an option's name always means that option). An 
 Other commands:
   board       show the board again
   log [N]     the last N lines of the game's log (default 20)
+  hint        what the strongest bot would choose here, from what you can see
   help        this text
   quit        save and stop (Ctrl-D and Ctrl-C do the same); resume later with the command shown"""
 
@@ -79,10 +80,9 @@ class Session:
         self.write = write
         self.clear = clear
         self.cap = cap
-        unknown = [s.kind for s in seats if s.kind != "human" and s.kind not in AGENTS]
-        if unknown:
-            raise ValueError(f"unknown seat kind '{printable(unknown[0])}': use human or one of {', '.join(AGENTS)}")
-        self.bots = {i: AGENTS[s.kind](bot_seed(journal.seed, i)) for i, s in enumerate(seats) if s.kind != "human"}
+        # make_agent refuses a name that is not a bot (UnknownBot, a ValueError, says which).
+        self.bots: dict[int, Agent] = {i: make_agent(s.kind, bot_seed(journal.seed, i))
+                                       for i, s in enumerate(seats) if s.kind != "human"}
         self.humans = [i for i, s in enumerate(seats) if s.kind == "human"]
         self.hot_seat = len(self.humans) > 1 and has_secrets(engine.game)
         # The human who has the keyboard: nobody yet at a hot seat, else the only human.
@@ -205,10 +205,28 @@ class Session:
             if command == "log" or command.startswith("log "):
                 self.show_log(seat, command[3:].strip())
                 continue
+            if command == "hint":
+                self.say(self.hint(seat, menu))
+                continue
             option = menu.parse(text)
             if option is not None:
                 return option.id
             self.say(f"  '{echo(text)}' is not one of the options: {menu.hint()}, or 'help'.")
+
+    def hint(self, seat: int, menu: Menu, shown: int = 3) -> str:
+        """What the strongest bot would choose for this seat, searched from the seat's own view.
+
+        The advice is seeded like a bot's decision (from the game's seed, the seat and the decision
+        count), so asking twice gives the same answer; it is never saved in the journal.
+        """
+        advisor = MCTSAgent(bot_seed(self.journal.seed, seat) ^ 0x5EED)
+        found = advisor.search(self.engine, self.state, seat)
+        lines = [f"  hint: the mcts bot ({advisor.budget} playouts from what you can see) would choose:"]
+        for o in found[:shown]:
+            option = f"{menu.keys[o.index]}. {menu.options[o.index].label}" if menu.mode != "names" \
+                else menu.keys[o.index]
+            lines.append(f"    {option:<28} about {o.win_chance:.0%} to win ({o.visits} playouts)")
+        return "\n".join(lines)
 
     def show_log(self, seat: int, count: str) -> None:
         """`log N`: the last N lines this seat may read."""

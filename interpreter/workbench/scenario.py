@@ -15,7 +15,8 @@ from typing import Any
 
 from ruledsl.diagnostics import Diagnostic, Span, did_you_mean
 
-from ..load.yamlsource import PositionMap, load_yaml
+from ..load.files import Unreadable, read_game_file, real_folder
+from ..load.yamlsource import MAX_FILE_BYTES, PositionMap, load_yaml_bytes
 from .where import Problem, Y, kind_of
 
 FILE_KEYS = ("about", "shared", "defaults", "scenarios")
@@ -116,12 +117,16 @@ class Scenario:
 
 
 def read_file(path: Path, shown: str) -> tuple[list[Scenario], list[Diagnostic], str]:
-    """The scenarios of one file, every problem with their shape, and the file's text."""
-    try:
-        source = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        source = ""
-    data, pos, diags = load_yaml(path, shown)
+    """The scenarios of one file, every problem with their shape, and the file's text.
+
+    The file is in the game's `tests/` folder: like every file of a game, it must be inside the
+    game folder (a link leading out is refused unread).
+    """
+    raw = read_game_file(real_folder(path.parent.parent), f"{path.parent.name}/{path.name}", MAX_FILE_BYTES)
+    if isinstance(raw, Unreadable):
+        return [], [Diagnostic(Span(shown, 1, 1), raw.code, raw.message, hint=raw.hint)], ""
+    source = raw.decode("utf-8", errors="replace")
+    data, pos, diags = load_yaml_bytes(raw, shown)
     if any(d.severity == "error" for d in diags):
         return [], diags, source
     scenarios, problems = parse(data, pos)

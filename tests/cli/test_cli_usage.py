@@ -87,7 +87,7 @@ def test_bad_arguments_are_one_line_usage_errors(args: list[str], expected: str,
     ["replay", "JOURNAL", "--json"],
     ["test", "downtown", "-v"],
     ["new", "NEWGAME"],
-    ["play", "downtown", "--seats", "bot,bot,bot", "--journal", "NEW"],
+    ["play", "downtown", "--seats", "random,random,random", "--journal", "NEW"],
     ["play", "--resume"],
 ])
 def test_no_command_prints_a_traceback_when_its_output_is_closed(args: list[str], tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ def test_play_needs_a_keyboard_and_a_screen_for_a_human(tmp_path: Path) -> None:
         assert run.returncode == 2 and "Traceback" not in run.stderr
         assert ("standard input is closed" if closed[0] == "0" else "standard output is closed") in run.stderr
     # Bots alone need neither.
-    run = subprocess.run(f"{sys.executable} -m interpreter.cli play downtown --seats bot,bot,bot "
+    run = subprocess.run(f"{sys.executable} -m interpreter.cli play downtown --seats random,random,random "
                          f"--journal {tmp_path / 'bots.json'} 0<&- 1>&-", shell=True, cwd=ROOT,
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stderr == ""
@@ -129,7 +129,7 @@ def test_a_game_that_never_ends_stops_at_the_cap_as_unfinished(tmp_path: Path) -
         "    end winners seats\n", encoding="utf-8")
     sim = cli("simulate", str(tmp_path), "-n", "1", "--json", timeout=120)
     assert sim.returncode == 0 and '"unfinished": 1' in sim.stdout
-    play = cli("play", str(tmp_path), "--seats", "bot,bot", "--journal", str(tmp_path / "j.json"), timeout=120)
+    play = cli("play", str(tmp_path), "--seats", "random,random", "--journal", str(tmp_path / "j.json"), timeout=120)
     assert play.returncode == 0
     assert "did not end within 20000 decisions: stopped, unfinished, and saved" in play.stdout
     assert f"cityrules play --resume {tmp_path / 'j.json'} --cap 40000" in play.stdout

@@ -205,7 +205,7 @@ edges:
   - 7
 """
     assert summary(check(text, "board")) == [
-        (2, 29, "'nodes[0].cells[1]' must be a [row, column] pair of whole numbers, got [1]"),
+        (2, 29, "'nodes[0].cells[1]' must be a [row, column] pair of whole numbers from 0 to 99, got [1]"),
         (3, 10, "'nodes[1].id' must be a node id (a whole number or a name), got [2]"),
         (3, 22, "'nodes[1].shape' must be a single value or a list of values, got {\"a\": 1}"),
         (4, 5, "missing required key 'id' in 'nodes[2]'"),

@@ -32,7 +32,7 @@ def test_a_seed_nobody_typed_is_secret_random_and_shown_only_when_the_game_is_ov
         seeds.append(journal.seed)
     # Drawn from the system's secure source over 63 bits, not from the clock in a million values.
     assert seeds[0] != seeds[1] and max(seeds) > 10 ** 9
-    done = cli("play", "downtown", "--seats", "bot,bot,bot", env=env)
+    done = cli("play", "downtown", "--seats", "random,random,random", env=env)
     assert done.returncode == 0, done.stderr
     newest = max((tmp_path / "cityrules" / "sessions").glob("*.json"), key=os.path.getmtime)
     seed = str(Journal.load(newest).seed)
@@ -193,13 +193,13 @@ def slow(fd):
     real(fd)
 
 os.fsync = slow
-sys.exit(main(["play", "london", "--seats", "bot,bot,bot", "--seed", "4", "--journal", sys.argv[1]]))
+sys.exit(main(["play", "london", "--seats", "random,random,random", "--seed", "4", "--journal", sys.argv[1]]))
 """
 
 
 def test_a_session_killed_during_a_save_resumes_to_the_same_game(tmp_path: Path) -> None:
     reference = tmp_path / "reference.json"
-    assert cli("play", "london", "--seats", "bot,bot,bot", "--seed", "4", "--journal", str(reference)).returncode == 0
+    assert cli("play", "london", "--seats", "random,random,random", "--seed", "4", "--journal", str(reference)).returncode == 0
     path = tmp_path / "killed.json"
     # The 3rd save: the file is made at the start, then bots' answers are saved every 100 decisions.
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), "3"], cwd=ROOT, stdout=subprocess.PIPE,

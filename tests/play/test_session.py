@@ -31,7 +31,8 @@ def test_answers_by_number_id_name_or_prefix() -> None:
 
 def test_a_scripted_game_to_the_end_then_the_same_journal_replays(tmp_path: Path) -> None:
     engine = Engine(load_game("downtown"))
-    journal = Journal("downtown", 3, 9, ["Ana", "Ben", "Chloé"], ["human", "bot", "bot"])
+    # Random bots: this is about the session's loop; tests/play/test_play_bots.py seats search bots.
+    journal = Journal("downtown", 3, 9, ["Ana", "Ben", "Chloé"], ["human", "random", "random"])
     out: list[str] = []
     # The human always answers with the first option as the screen keys it; a wrong answer first.
     wrong = ["nonsense"]
@@ -43,7 +44,7 @@ def test_a_scripted_game_to_the_end_then_the_same_journal_replays(tmp_path: Path
         assert not isinstance(decision, Result)
         return Menu.of(decision.options(0)).keys[0]
 
-    session = Session(engine, journal, [Seat("human", "Ana"), Seat("bot", "Ben"), Seat("bot", "Chloé")],
+    session = Session(engine, journal, [Seat("human", "Ana"), Seat("random", "Ben"), Seat("random", "Chloé")],
                       tmp_path / "j.json", read=read, write=out.append, clear=lambda: None)
     final = session.run()
     assert final["result"] is not None

@@ -22,7 +22,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def entries(folder: Path) -> list[Path]:
-    return sorted(folder.rglob("*.pickle"))
+    return sorted(folder.glob("ast-*/*.json"))
 
 
 def test_a_parse_is_stored_and_served_back_equal(cache: Path) -> None:
@@ -58,7 +58,7 @@ def test_syntax_errors_come_back_the_same(cache: Path) -> None:
 def test_a_damaged_entry_is_parsed_again(cache: Path) -> None:
     tree, _ = parse_rules(TEXT, "x.rules")
     for entry in entries(cache):
-        entry.write_bytes(b"not a pickle")
+        entry.write_bytes(b"not a cached value")
     parser._parse_rules_cached.cache_clear()
     again, diags = parse_rules(TEXT, "x.rules")
     assert diags == [] and again == tree

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import interpreter.core.engine as engine_module
+import interpreter.core.runtime as runtime_module
 from interpreter.core.decision import Decision, NotYourTurn, Result
 from interpreter.core.engine import Engine
 from interpreter.core.errors import RuleError
@@ -356,7 +356,7 @@ def test_endless_loop_is_stopped_and_named(tmp_path: Path) -> None:
 
 
 def test_endless_loop_in_a_resumable_phase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine_module, "STEP_BUDGET", 1000)
+    monkeypatch.setattr(runtime_module, "STEP_BUDGET", 1000)
     e = engine(tmp_path, """\
         phase main:
             choose x from [1, 2] by seats[0]
@@ -371,7 +371,7 @@ def test_endless_loop_in_a_resumable_phase(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_step_budget_counts_iterations_of_for_loops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine_module, "STEP_BUDGET", 50)
+    monkeypatch.setattr(runtime_module, "STEP_BUDGET", 50)
     e = engine(tmp_path, """\
         phase main:
             for i in range(10):
@@ -385,7 +385,7 @@ def test_step_budget_counts_iterations_of_for_loops(tmp_path: Path, monkeypatch:
 
 
 def test_step_budget_is_renewed_for_every_decision(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine_module, "STEP_BUDGET", 30)
+    monkeypatch.setattr(runtime_module, "STEP_BUDGET", 30)
     e = engine(tmp_path, """\
         phase main:
             let total = 0

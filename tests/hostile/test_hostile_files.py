@@ -1,7 +1,8 @@
 """Hostile game files: the validator answers with diagnostics at sensible places, never a crash or a hang.
 
-Every check runs under a deadline (`answers_in_time`): a check that does not finish in time fails
-the test as a hang. The cases: files over the size limits, YAML nested 1000 deep, alias bombs,
+Every check runs under a deadline and a memory cap (`answers_in_time`): a check that does not
+finish in time fails the test as a hang, one that swells as a MemoryError. The cases that can
+kill the process itself are run in a child process in test_hostile_folders.py. The cases: files over the size limits, YAML nested 1000 deep, alias bombs,
 recursive aliases, rules nested far beyond what any game needs, very long lines, bytes that are
 not text, Python's dangerous names used as rules names (nothing may be executed), runaway loops
 and recursion, and a start phase that does not exist.
@@ -10,15 +11,14 @@ and recursion, and a start phase that does not exist.
 from __future__ import annotations
 
 import json
-import signal
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from types import FrameType
 from typing import Any, TypeVar
 
 import pytest
 
+from hostile_helpers import limited
 from interpreter.cli import main
 from interpreter.core.engine import STEP_BUDGET, Engine
 from interpreter.load.base import MAX_RULES_BYTES
@@ -39,21 +39,10 @@ def _no_parse_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CITYRULES_NO_CACHE", "1")
 
 
-@contextmanager
-def answers_in_time(seconds: float = HANG_SECONDS) -> Iterator[None]:
-    """Fail the test as a hang when the block runs longer than `seconds`."""
-
-    def expired(signum: int, frame: FrameType | None) -> None:
-        # pytest.fail raises a BaseException: no `except Exception` in the code under test hides it.
-        pytest.fail(f"no answer within {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+def answers_in_time(seconds: float = HANG_SECONDS) -> AbstractContextManager[None]:
+    """Fail the test as a hang when the block runs longer than `seconds`, or as a blow-up when it
+    takes more than a GiB of memory."""
+    return limited(seconds)
 
 
 def in_time(work: Callable[[], T]) -> T:

@@ -1,0 +1,95 @@
+"""Benchmark: start-up of the `cityrules` command, whole process, as a designer types it.
+
+- `cityrules validate --no-play` of the three shipped games (the checks alone) with a warm parse
+  cache (target 0.3 s), and with an empty one (the first run on a machine, or after the parser
+  changed); plain `validate`, which also plays a few seeded games of each, for comparison;
+- `cityrules --help` (target 0.15 s);
+- where the time of an import goes: the slowest modules `python -X importtime` reports.
+CPU time of the child process (user + system), median of several runs. Prints figures and asserts
+nothing. Run: make bench
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import ROOT
+
+COMMAND = str(Path(sys.executable).with_name("cityrules"))
+SHIPPED = [str(ROOT / "games" / name) for name in ("downtown", "london", "city")]
+
+
+def child_cpu(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one run of a command in a new process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed:\n{done.stdout}{done.stderr}")
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
+
+
+def measure(label: str, argv: list[str], env: dict[str, str], repeats: int, target: float | None) -> None:
+    """Print the medians of several runs."""
+    child_cpu(argv, env)  # warm: file system caches, the parse cache
+    runs = [child_cpu(argv, env) for _ in range(repeats)]
+    cpu = statistics.median(r[0] for r in runs)
+    wall = statistics.median(r[1] for r in runs)
+    goal = f"; target {target * 1000:.0f} ms" if target is not None else ""
+    print(f"  {label:<44} {cpu * 1000:5.0f} ms CPU ({wall * 1000:4.0f} ms wall{goal})")
+
+
+def slowest_imports(env: dict[str, str], count: int) -> None:
+    """The modules whose own import time is largest when `validate` starts."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import interpreter.cli.validate"],
+                          capture_output=True, text=True, env=env)
+    rows = []
+    for line in done.stderr.splitlines():
+        parts = line.split("|")
+        own = parts[0].removeprefix("import time:").strip()
+        if len(parts) == 3 and own.isdigit():
+            rows.append((int(own), parts[2].strip()))
+    total = sum(r[0] for r in rows)
+    top = sorted(rows, reverse=True)[:count]
+    print(f"  import interpreter.cli.validate: {total / 1000:.0f} ms of imports (with -X importtime's own cost); "
+          "largest own times: "
+          + ", ".join(f"{name} {us / 1000:.0f} ms" for us, name in top))
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    print(f"Start-up, whole process (CPU time, median of {args.repeats} runs):")
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as bytecode:
+        # Warm as on a designer's machine: Python's compiled modules kept (in a folder of their own,
+        # whatever this shell says), and the parse cache filled by the first run.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update(CITYRULES_CACHE_DIR=cache, PYTHONPYCACHEPREFIX=bytecode)
+        measure("cityrules validate --no-play (warm)", [COMMAND, "validate", "--no-play", *SHIPPED], env,
+                args.repeats, 0.3)
+        measure("cityrules validate, trial games too", [COMMAND, "validate", *SHIPPED], env,
+                max(3, args.repeats // 2), None)
+        measure("cityrules --help", [COMMAND, "--help"], env, args.repeats, 0.15)
+        slowest_imports(env, 6)
+        cold = []
+        for _ in range(args.repeats):
+            with tempfile.TemporaryDirectory() as empty:
+                cold.append(child_cpu([COMMAND, "validate", "--no-play", *SHIPPED], dict(env, CITYRULES_CACHE_DIR=empty)))
+        print(f"  {'the same validate, empty parse cache':<44} {statistics.median(c[0] for c in cold) * 1000:5.0f} ms CPU "
+              f"({statistics.median(c[1] for c in cold) * 1000:4.0f} ms wall)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""A batch of seeded bot games: what to play (BatchSpec) and how one slice of it is played.
+
+A worker gets a BatchSpec and a range of seeds, loads the game itself from the folder's path,
+plays the games and returns one Tally: nothing else passes between processes or machines.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..agents import bot_seed
+from ..core.engine import Engine
+from ..core.errors import RuleError
+from ..core.journal import Journal
+from ..core.state import default_names
+from ..load.loader import game_ref, load_game
+from .economy import PhaseLedger
+from .lineup import make_bot, rotated
+from .restrict import Restriction, allowed_indices
+from .tally import GameRecord, LeadWatch, Tally
+
+# A batch is cut into at most this many slices (fewer for small batches): enough for a progress
+# bar and for 64 workers to share the load, few enough that merging costs nothing.
+SLICES = 256
+MAX_SLICE = 64
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """Everything that decides a batch's games (and so its figures)."""
+
+    folder: str                      # the game folder's path: all a worker needs to load the game
+    variant: str | None
+    seats: int
+    bots: tuple[str, ...]            # one name per seat (turned by the seed when `rotate`)
+    first_seed: int
+    games: int
+    cap: int | None = None
+    restrictions: tuple[Restriction, ...] = ()
+    rotate: bool = False
+    journals: str | None = None      # a folder to write every game's journal into
+    keep_games: bool = False         # keep per-game values in seed order (paired comparisons)
+    patterns: tuple[str, ...] = ()   # option id patterns to count besides the ids and their families
+    bot_options: tuple[tuple[str, Any], ...] = ()  # e.g. (("budget", 300),): every searching bot's settings
+
+    @property
+    def seeds(self) -> range:
+        """The batch's seeds, in order."""
+        return range(self.first_seed, self.first_seed + self.games)
+
+    def lineup(self, seed: int) -> tuple[str, ...]:
+        """The bots of one game, seat by seat."""
+        return rotated(self.bots, seed) if self.rotate else self.bots
+
+    def slices(self) -> list[range]:
+        """The seed ranges the batch is played in: they depend on its size only, never on the workers."""
+        size = max(1, min(MAX_SLICE, math.ceil(self.games / SLICES)))
+        seeds = self.seeds
+        return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+
+
+class BatchFailed(Exception):
+    """A game of the batch stopped with an error in the rules: the seed and the report."""
+
+    def __init__(self, seed: int, report: str):
+        super().__init__(seed, report)
+        self.seed = seed
+        self.report = report
+
+
+_ENGINES: dict[tuple[str, str | None, int], tuple[Engine, PhaseLedger]] = {}
+
+
+def engine_for(folder: str, variant: str | None) -> tuple[Engine, PhaseLedger]:
+    """The game loaded once per process (again if its game.yaml changed), with the economy hook set."""
+    try:
+        stamp = (Path(folder) / "game.yaml").stat().st_mtime_ns
+    except OSError:
+        stamp = 0
+    key = (folder, variant, stamp)
+    found = _ENGINES.get(key)
+    if found is None:
+        engine = Engine(load_game(folder, variant))
+        ledger = PhaseLedger(engine.game.program)
+        engine.ledger_hook = ledger
+        found = _ENGINES[key] = (engine, ledger)
+    return found
+
+
+def play_game(engine: Engine, ledger: PhaseLedger, spec: BatchSpec, seed: int) -> tuple[GameRecord, Journal | None]:
+    """One game of the batch, observed at every decision."""
+    g = engine.game
+    seats = spec.seats
+    names = default_names(seats)
+    lineup = spec.lineup(seed)
+    bots = [make_bot(lineup[s], bot_seed(seed, s), dict(spec.bot_options)) for s in range(seats)]
+    ledger.reset()
+    watch = LeadWatch(g.score_field, g.rounds_field)
+    chosen: list[Counter[str]] = [Counter() for _ in range(seats)]
+    journal = (Journal(game_ref(g), seats, seed, names, list(lineup), variant=g.variant)
+               if spec.journals else None)
+    restrictions = spec.restrictions
+    options = forced = 0
+    state = engine.new_game(seats, seed, names)
+    while state["result"] is None:
+        if spec.cap is not None and state["decisions"] >= spec.cap:
+            break
+        seat = engine.first_open_seat(state)
+        watch.at_decision(state)
+        if restrictions:
+            forced += _restrict(engine, state, seat, restrictions)
+        options += engine.option_count(state, seat)
+        k = bots[seat].pick(engine, state, seat)
+        option_id = engine.option_id(state, seat, k)
+        chosen[seat][option_id] += 1
+        if journal is not None:
+            journal.choices.append((seat, option_id))
+        engine.apply_index(state, seat, k)
+    result = state["result"]
+    finished = result is not None
+    if finished:
+        watch.at_end(state)
+    winners = tuple(result["winners"]) if result is not None else ()
+    scores = list(state["seat"][g.score_field]) if g.score_field else [0] * seats
+    rounds = state["global"][g.rounds_field] if g.rounds_field else None
+    if journal is not None:
+        journal.result = state["result"]
+    lead = watch.changes if g.rounds_field and g.score_field else None
+    record = GameRecord(seed, lineup, finished, winners, scores, rounds, state["decisions"], options, lead,
+                        watch.change_rounds, chosen, ledger.flows, forced)
+    return record, journal
+
+
+def _restrict(engine: Engine, state: dict[str, Any], seat: int, restrictions: tuple[Restriction, ...]) -> int:
+    """Leave the seat only its allowed options (in the pending decision); 1 if none was left."""
+    p = state["pending"]
+    i = p["seats"].index(seat)
+    ids = [engine.option_id(state, seat, k) for k in range(len(p["options"][i]))]
+    keep = allowed_indices(restrictions, seat, ids)
+    if not keep:
+        return 1
+    if len(keep) < len(ids):
+        p["options"][i] = [p["options"][i][k] for k in keep]
+    return 0
+
+
+def play_slice(spec: BatchSpec, seeds: range) -> Tally:
+    """Play a slice of the batch's seeds in this process and tally it (what a worker runs)."""
+    engine, ledger = engine_for(spec.folder, spec.variant)
+    tally = Tally(spec.seats)
+    tally.count_patterns(spec.patterns)
+    if spec.keep_games:
+        tally.keep_games()
+    folder = Path(spec.journals) if spec.journals else None
+    for seed in seeds:
+        try:
+            record, journal = play_game(engine, ledger, spec, seed)
+        except RuleError as err:
+            raise BatchFailed(seed, err.report()) from None
+        tally.add(record)
+        if folder is not None and journal is not None:
+            journal.save(folder / f"{engine.game.name}-{spec.seats}p-seed{seed}.json")
+    return tally

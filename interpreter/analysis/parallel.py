@@ -1,0 +1,137 @@
+"""Play a batch in this process, over local processes, or on a Ray cluster, with the same figures.
+
+The batch's slices (see BatchSpec.slices) are handed out to workers; each returns the Tally of its
+slice, and the tallies are merged in seed order whatever order they finished in. Ctrl-C stops the
+batch: the slices already finished are kept and reported, the rest are dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from .batch import BatchSpec, play_slice
+from .tally import Tally
+
+Progress = Callable[[int, int], None]   # (games done, games in the batch)
+
+BACKENDS = ("processes", "ray")
+
+
+@dataclass
+class BatchResult:
+    """A played batch: its tally, which seeds it covers, and how long it took."""
+
+    spec: BatchSpec
+    tally: Tally
+    seed_ranges: list[tuple[int, int]]      # first and last seed of each run of played seeds
+    interrupted: bool = False
+    seconds: float = 0.0
+    jobs: int | None = 1                    # None on Ray: the cluster decides
+    backend: str = "processes"
+    notes: list[str] = field(default_factory=list)
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run_batch(spec: BatchSpec, jobs: int | None = None, backend: str = "processes", address: str | None = None,
+              progress: Progress | None = None) -> BatchResult:
+    """Play every seed of the batch and merge the slices' tallies in seed order."""
+    slices = spec.slices()
+    jobs = max(1, min(jobs or default_jobs(), len(slices) or 1))
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
+    done: dict[int, Tally] = {}
+    games_done = 0
+    interrupted = False
+    start = time.perf_counter()
+    if backend == "ray":
+        results = _ray_results(spec, slices, address)
+    elif jobs == 1:
+        results = ((i, play_slice(spec, s)) for i, s in enumerate(slices))
+    else:
+        results = _pool_results(spec, slices, jobs)
+    try:
+        for i, tally in results:
+            done[i] = tally
+            games_done += tally.games
+            if progress is not None:
+                progress(games_done, spec.games)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    merged = Tally(spec.seats)
+    merged.count_patterns(spec.patterns)
+    if spec.keep_games:
+        merged.keep_games()
+    ranges: list[tuple[int, int]] = []
+    for i in sorted(done):
+        merged.merge(done[i])
+        s = slices[i]
+        if ranges and ranges[-1][1] + 1 == s[0]:
+            ranges[-1] = (ranges[-1][0], s[-1])
+        else:
+            ranges.append((s[0], s[-1]))
+    return BatchResult(spec, merged, ranges, interrupted, time.perf_counter() - start,
+                       None if backend == "ray" else jobs, backend)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_indexed(task: tuple[BatchSpec, int, range]) -> tuple[int, Tally]:
+    spec, i, seeds = task
+    return i, play_slice(spec, seeds)
+
+
+def _pool_results(spec: BatchSpec, slices: list[range], jobs: int) -> Iterator[tuple[int, Tally]]:
+    """Slices played by a pool of processes, yielded as they finish."""
+    # fork where there is one: the workers start at once; they load the game from its path all the same.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    pool = context.Pool(jobs, initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap_unordered(_play_indexed, [(spec, i, s) for i, s in enumerate(slices)])
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _ray_results(spec: BatchSpec, slices: list[range], address: str | None) -> Iterator[tuple[int, Tally]]:
+    """Slices played as Ray tasks (a local Ray instance unless an address is given)."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--backend ray needs Ray: pip install 'cityrules[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    remote = ray.remote(_play_indexed)
+    pending: list[Any] = [remote.remote((spec, i, s)) for i, s in enumerate(slices)]
+    try:
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                yield ray.get(ref)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        if started_here:
+            ray.shutdown()

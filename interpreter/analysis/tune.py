@@ -1,0 +1,332 @@
+"""Tuning: search a game's table values for a balance target, and write the best as a variant.
+
+`--vary prices.bare.1=1..4` names a whole number inside a table (map keys and list indices after
+the table's name) and the range to try. `--target` names what "balanced" means:
+
+- `fair[:P]`        every seat's win rate within ±P points of the seats' average (default 2)
+- `first-seat[:P]`  the first seat's advantage under P points, either way (default 1)
+- `rounds:LO..HI`   the median game length in rounds within LO..HI
+- `margin:LO..HI`   the mean winning margin within LO..HI
+
+Each candidate is played as a variant of the game (variants replace tables by name) on the same
+seeds (common random numbers, so candidates differ by their values and not by luck of the draw).
+The search is Optuna's TPE sampler, seeded; the best candidate is then measured again on fresh
+seeds, so the figures reported are not flattered by having been picked as the best.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import yaml
+
+TRIAL_VARIANT = "cityrules-tune-trial"
+_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
+
+
+class TuneError(ValueError):
+    """A --vary or --target that cannot be read, or a variant that cannot be written."""
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One whole number inside a table, and the range to search."""
+
+    path: tuple[str, ...]        # table name, then keys / list indices
+    low: int
+    high: int
+
+    @property
+    def name(self) -> str:
+        """As written on the command line."""
+        return ".".join(self.path)
+
+
+def parse_knob(text: str) -> Knob:
+    """`TABLE.KEY=LO..HI` -> Knob."""
+    where, sep, span = text.partition("=")
+    lo_text, dots, hi_text = span.partition("..")
+    if not sep or not dots or not where:
+        raise TuneError(f"--vary '{text}': write TABLE.KEY=LO..HI, as in prices.bare.1=1..4 or lobby_weight=1..3")
+    try:
+        low, high = int(lo_text), int(hi_text)
+    except ValueError:
+        raise TuneError(f"--vary '{text}': LO and HI must be whole numbers") from None
+    if low > high:
+        raise TuneError(f"--vary '{text}': LO is above HI")
+    return Knob(tuple(where.split(".")), low, high)
+
+
+def _step(container: Any, key: str, where: str) -> Any:
+    if isinstance(container, dict):
+        for k in container:
+            if str(k) == key:
+                return k
+        raise TuneError(f"--vary {where}: no key '{key}' (keys: {', '.join(map(str, container))})")
+    if isinstance(container, list):
+        try:
+            i = int(key)
+        except ValueError:
+            raise TuneError(f"--vary {where}: '{key}' is not a list index") from None
+        if not 0 <= i < len(container):
+            raise TuneError(f"--vary {where}: index {i} is outside the list (0..{len(container) - 1})")
+        return i
+    raise TuneError(f"--vary {where}: cannot go inside {container!r}")
+
+
+def get_value(tables: dict[str, Any], knob: Knob) -> int:
+    """The knob's current value in the tables."""
+    if knob.path[0] not in tables:
+        raise TuneError(f"--vary {knob.name}: the game has no table '{knob.path[0]}' "
+                        f"(tables: {', '.join(tables)})")
+    value = tables[knob.path[0]]
+    for key in knob.path[1:]:
+        value = value[_step(value, key, knob.name)]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TuneError(f"--vary {knob.name}: the value there is {value!r}, not a whole number")
+    return value
+
+
+def set_values(tables: dict[str, Any], values: dict[Knob, int]) -> dict[str, Any]:
+    """The whole tables the knobs touch, with the knobs' values: what a variant must give."""
+    out: dict[str, Any] = {}
+    for knob, v in values.items():
+        table = out.setdefault(knob.path[0], copy.deepcopy(tables[knob.path[0]]))
+        if len(knob.path) == 1:
+            out[knob.path[0]] = v
+            continue
+        node = table
+        for key in knob.path[1:-1]:
+            node = node[_step(node, key, knob.name)]
+        node[_step(node, knob.path[-1], knob.name)] = v
+    return out
+
+
+# ------------------------------------------------------------------ targets
+@dataclass(frozen=True)
+class Target:
+    """A named balance target: measures a batch's figures and says by how much it is missed."""
+
+    text: str
+    kind: str
+    low: float
+    high: float
+
+    def measure(self, data: dict[str, Any]) -> tuple[float | None, float]:
+        """(the figure, how far it is from the target: 0 when met)."""
+        value = _measure(self.kind, data)
+        if value is None:
+            return None, 1e6
+        if self.kind in ("fair", "first-seat"):
+            return value, max(0.0, value - self.high)
+        return value, max(0.0, self.low - value, value - self.high)
+
+    def describe(self) -> str:
+        """The target in words."""
+        if self.kind == "fair":
+            return f"every seat's win rate within ±{self.high:g} points of the average"
+        if self.kind == "first-seat":
+            return f"first-seat advantage under {self.high:g} points either way"
+        return f"{'median rounds' if self.kind == 'rounds' else 'mean winning margin'} within {self.low:g}..{self.high:g}"
+
+
+def _measure(kind: str, data: dict[str, Any]) -> float | None:
+    if kind == "fair":
+        rates = [float(r) for r in data["win_rate"]]
+        mean = sum(rates) / len(rates)
+        return max(abs(r - mean) for r in rates) * 100
+    if kind == "first-seat":
+        v = data["first_seat_advantage"]["value"]
+        return None if v is None else abs(v) * 100
+    if kind == "rounds":
+        r = data["rounds"]
+        return None if r is None or r["quantiles"] is None else float(r["quantiles"]["median"])
+    m = data["margin"]["mean"]
+    return None if m is None else float(m)
+
+
+def parse_target(text: str) -> Target:
+    """`fair:2`, `first-seat:1`, `rounds:12..15`, `margin:2..6`."""
+    kind, _, arg = text.partition(":")
+    if kind in ("fair", "first-seat"):
+        try:
+            tol = float(arg) if arg else (2.0 if kind == "fair" else 1.0)
+        except ValueError:
+            raise TuneError(f"--target {text}: the tolerance must be a number of points") from None
+        return Target(text, kind, 0.0, tol)
+    if kind in ("rounds", "margin"):
+        lo, dots, hi = arg.partition("..")
+        try:
+            return Target(text, kind, float(lo), float(hi)) if dots else _fail(text)
+        except ValueError:
+            raise TuneError(f"--target {text}: write {kind}:LO..HI with numbers") from None
+    raise TuneError(f"--target '{text}': targets are fair[:POINTS], first-seat[:POINTS], rounds:LO..HI, "
+                    "margin:LO..HI")
+
+
+def _fail(text: str) -> Target:
+    raise TuneError(f"--target {text}: write LO..HI")
+
+
+def loss(targets: list[Target], data: dict[str, Any]) -> float:
+    """What the search minimises: the targets' misses, then (to break ties) the figures themselves."""
+    total = 0.0
+    for t in targets:
+        value, miss = t.measure(data)
+        total += miss
+        if value is not None and t.kind in ("fair", "first-seat"):
+            total += 0.01 * value
+    return total
+
+
+# ------------------------------------------------------------------ candidates as variants
+def game_yaml(folder: Path) -> Path:
+    """The game's game.yaml."""
+    return folder / "game.yaml"
+
+
+def base_tables(folder: Path, variant: str | None) -> dict[str, Any]:
+    """The game's tables as written, with the base variant's values if one is given."""
+    data = yaml.safe_load(game_yaml(folder).read_text(encoding="utf-8"))
+    tables = dict(data.get("tables") or {})
+    if variant is not None:
+        tables.update((data.get("options") or {}).get(variant, {}).get("values", {}))
+    return tables
+
+
+def variant_values(folder: Path, variant: str | None, tables: dict[str, Any], values: dict[Knob, int]
+                   ) -> dict[str, Any]:
+    """A variant's values: the base variant's own (if any), then the tables the knobs touch."""
+    data = yaml.safe_load(game_yaml(folder).read_text(encoding="utf-8"))
+    out = dict((data.get("options") or {}).get(variant, {}).get("values", {})) if variant else {}
+    out.update(set_values(tables, values))
+    return out
+
+
+@dataclass
+class CandidateFolder:
+    """A private copy of the game folder whose game.yaml gets each candidate as a variant."""
+
+    source: Path
+    root: Path = field(init=False)
+    count: int = 0
+
+    def __post_init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="cityrules-tune-"))
+
+    def make(self, values: dict[str, Any]) -> Path:
+        """A folder (new for each candidate, so no worker reuses an old load) with the candidate variant."""
+        self.count += 1
+        folder = self.root / f"candidate-{self.count}"
+        shutil.copytree(self.source, folder, ignore=shutil.ignore_patterns("tests", "__pycache__"))
+        path = game_yaml(folder)
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        options = data.get("options") or {}
+        options[TRIAL_VARIANT] = {"description": "a candidate of cityrules tune", "values": values}
+        data["options"] = options
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        return folder
+
+    def drop(self, folder: Path) -> None:
+        """Remove a candidate's folder once it has been played."""
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def close(self) -> None:
+        """Remove every copy."""
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def variant_snippet(name: str, description: str, values: dict[str, Any], indent: str = "  ") -> str:
+    """The YAML lines of one variant entry under `options:`."""
+    entry = yaml.safe_dump({name: {"description": description, "values": values}}, sort_keys=False,
+                           allow_unicode=True, default_flow_style=None, width=100)
+    return "".join(indent + line + "\n" for line in entry.splitlines())
+
+
+def add_variant(folder: Path, name: str, description: str, values: dict[str, Any],
+                check: Callable[[Path, str], Any]) -> Path:
+    """Write the variant into the game's game.yaml, keeping every other line as it is.
+
+    Refuses to replace a variant of the same name; `check` loads the game with the new variant and
+    the file is put back as it was if that fails.
+    """
+    if not _NAME.match(name):
+        raise TuneError(f"--name '{name}': a variant's name is lowercase letters, digits, '_' and '-', "
+                        "starting with a letter")
+    path = game_yaml(folder)
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    options = data.get("options")
+    if options and name in options:
+        raise TuneError(f"{path}: the game already has a variant '{name}'; choose another with --name")
+    lines = text.splitlines(keepends=True)
+    if not text.endswith("\n"):
+        lines[-1] += "\n"
+    heads = [i for i, line in enumerate(lines) if re.match(r"^options:\s*(#.*)?$", line)]
+    if options is None and not heads:
+        new = "".join(lines) + "\n# Written by cityrules tune.\noptions:\n" + variant_snippet(name, description, values)
+    elif heads:
+        head = heads[0]
+        end = next((i for i in range(head + 1, len(lines)) if lines[i].strip() and not lines[i][0].isspace()
+                    and not lines[i].startswith("#")), len(lines))
+        while end > head + 1 and not lines[end - 1].strip():
+            end -= 1
+        indent = next((re.match(r"^\s*", lines[i]).group(0) for i in range(head + 1, end)  # type: ignore[union-attr]
+                       if lines[i].strip() and not lines[i].lstrip().startswith("#")), "  ")
+        new = "".join(lines[:end]) + variant_snippet(name, description, values, indent) + "".join(lines[end:])
+    else:
+        raise TuneError(f"{path}: 'options' is not written as a block; add this under it by hand:\n"
+                        + variant_snippet(name, description, values))
+    _replace(path, new)
+    try:
+        check(folder, name)
+    except Exception:
+        _replace(path, text)
+        raise
+    return path
+
+
+def _replace(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# ------------------------------------------------------------------ the search
+@dataclass
+class Trial:
+    """One candidate and what its batch measured."""
+
+    values: dict[str, int]
+    loss: float
+    figures: dict[str, Any]
+
+
+def search(knobs: list[Knob], trials: int, seed: int, evaluate: Callable[[dict[Knob, int]], Trial],
+           start: dict[Knob, int] | None = None) -> Iterator[Trial]:
+    """Optuna's seeded TPE over the knobs' ranges; the game's own values are tried first."""
+    try:
+        import optuna
+    except ImportError:
+        raise TuneError("tune needs Optuna: pip install 'cityrules[tune]'") from None
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
+    if start and all(k.low <= start[k] <= k.high for k in knobs):
+        study.enqueue_trial({k.name: start[k] for k in knobs})
+    seen: dict[tuple[int, ...], Trial] = {}
+    for _ in range(trials):
+        trial = study.ask()
+        values = {k: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
+        key = tuple(values[k] for k in knobs)
+        found = seen.get(key)
+        if found is None:
+            found = seen[key] = evaluate(values)
+            yield found
+        study.tell(trial, found.loss)

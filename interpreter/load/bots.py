@@ -1,0 +1,72 @@
+"""The `bots:` part of game.yaml: the formulas that tell the bots how good a seat's position is.
+
+```yaml
+bots:
+  evaluation: position                       # a formula of one seat giving a number
+  profiles:
+    builder: {position: 1, buildings: 2}     # or formulas with weights, summed
+  playout: 40                                # decisions a search playout makes before it evaluates
+```
+
+The shapes are checked by the schema; this module checks that every name is a formula of one seat
+giving a number, and places each mistake on the name in game.yaml.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruledsl.diagnostics import did_you_mean
+from ruledsl.program import Program
+
+from ..core.game import BotSettings
+from .base import LoaderBase
+from .yamlsource import PositionMap
+
+Terms = tuple[tuple[str, float], ...]
+
+
+def _terms(value: Any) -> Terms:
+    """A formula's name, or a map of formulas to weights, as (formula, weight) pairs."""
+    if isinstance(value, str):
+        return ((value, 1.0),)
+    if isinstance(value, dict):
+        return tuple((str(k), float(w)) for k, w in value.items())
+    return ()
+
+
+def bot_formulas(data: dict[str, Any]) -> tuple[str, ...]:
+    """Every formula the bots' declarations name (so the compiler does not report them unused)."""
+    bots = data.get("bots") or {}
+    names = [name for name, _ in _terms(bots.get("evaluation"))]
+    for profile in (bots.get("profiles") or {}).values():
+        names.extend(name for name, _ in _terms(profile))
+    return tuple(names)
+
+
+class BotsMixin(LoaderBase):
+    """Checks and gathers the bots' evaluation and profiles."""
+
+    def bot_settings(self, data: dict[str, Any], pos: PositionMap, program: Program) -> BotSettings:
+        """The bots' settings, with a positioned diagnostic for each name that is not a fitting formula."""
+        bots = data.get("bots") or {}
+        evaluation = self._checked_terms(bots.get("evaluation"), ("bots", "evaluation"), pos, program)
+        profiles = {name: self._checked_terms(value, ("bots", "profiles", name), pos, program)
+                    for name, value in (bots.get("profiles") or {}).items()}
+        return BotSettings(evaluation, profiles, bots.get("playout"))
+
+    def _checked_terms(self, value: Any, path: tuple[str, ...], pos: PositionMap, program: Program) -> Terms:
+        terms = _terms(value)
+        for name, _ in terms:
+            where = pos.nearest(path) if isinstance(value, str) else (pos.key_span(path + (name,))
+                                                                      or pos.nearest(path + (name,)))
+            found = program.formulas.get(name)
+            if found is None:
+                self.diags.error(where, "unknown-name", f"bots: '{name}' is not a formula",
+                                 did_you_mean(name, list(program.formulas)))
+            elif [t.kind for t in found[1]] != ["seat"] or found[2].kind not in ("int", "bool", "any"):
+                params = ", ".join(str(t) for t in found[1])
+                self.diags.error(where, "type", f"bots: '{name}' must be a formula of one seat giving a number, "
+                                 f"not of ({params}) giving {found[2]}",
+                                 f"like: formula {name}(s: seat) = s.money")
+        return terms

@@ -1,0 +1,217 @@
+"""Trial games: seeded bot games that also build every prompt, label and screen a person would see.
+
+`cityrules validate` plays a few of these by default (and `--fuzz N` more), so that a game that
+never ends, a rule that fails at run time, or a prompt, an option label, a board drawing or a
+display formula that cannot be built is found before anyone sits down to play. The bots are the
+ones `cityrules simulate` uses with the same seeds, so `simulate -n 1 --players P --seed S` plays
+the very same game.
+
+Screens are what the terminal session shows, made by the same functions (`render`, the session's
+option list): at each decision, the deciding seat's view, the board, the seats and the options;
+at the end, the final view and the result. They are built for the first `SCREEN_DECISIONS`
+decisions of a game; prompts and labels are built for every decision.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ruledsl.compiler import MODULE_NAME
+from ruledsl.diagnostics import Severity, Span
+
+from . import render
+from .menu import Menu
+from ..agents import RandomAgent, bot_seed
+from ..core.decision import Decision
+from ..core.engine import Engine
+from ..core.errors import RuleError
+from ..core.state import default_names
+from ..core.view import masked_state, view
+
+SCREEN_DECISIONS = 2_000
+"""Decisions of a game for which the full screen is drawn (prompts and labels are built for all)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A problem a trial game ran into: where in the rules (if known), what, and how to see it again."""
+
+    code: str          # "runtime" (a rule failed), "screen" (something shown failed), "no-end"
+    message: str
+    span: Span | None
+    seats: int
+    seed: int
+    variant: str | None
+    decisions: int
+    severity: Severity = "error"  # a game stopped by the clock may be slow rather than endless: a warning
+
+
+class _ScreenFailed(Exception):
+    """Building something a person sees failed: what was being built, and where the rules say so."""
+
+    def __init__(self, what: str, span: Span | None, error: BaseException):
+        super().__init__(what)
+        self.what = what
+        self.span = span
+        self.error = error
+
+
+def trial_game(engine: Engine, seats: int, seed: int, cap: int, deadline: float | None = None,
+               screens: int = SCREEN_DECISIONS) -> Finding | None:
+    """Play one seeded bot game to its end (or `cap` decisions, or the `deadline` in CPU seconds of
+    `time.process_time`), building what people would see; the first problem found, or None."""
+    variant = engine.game.variant
+    names = default_names(seats)
+    bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
+    shows = _Screens(engine)
+
+    def finding(code: str, message: str, span: Span | None, decisions: int, severity: Severity = "error") -> Finding:
+        return Finding(code, message, span, seats, seed, variant, decisions, severity)
+
+    state: dict[str, Any] = {"decisions": 0}
+    try:
+        state = engine.new_game(seats, seed, names)
+        while state["result"] is None:
+            made = state["decisions"]
+            if made >= cap:
+                return finding("no-end", f"the game did not end within {cap:,} decisions", None, made)
+            if deadline is not None and time.process_time() > deadline:
+                return finding("no-end", f"the game did not end in the time allowed ({made:,} decisions played)",
+                               None, made, "warning")
+            seat = engine.first_open_seat(state)
+            shows.decision(state, seat, full=made < screens)
+            k = bots[seat].pick(engine, state, seat)
+            engine.apply_index(state, seat, k)
+        shows.end(state)
+    except RuleError as err:
+        return finding("runtime", err.message, err.span, state["decisions"])
+    except _ScreenFailed as err:
+        return finding("screen", f"{err.what} failed: {_explain(err.error)}", err.span, state["decisions"])
+    return None
+
+
+class _Screens:
+    """Builds, and throws away, what the terminal session would show."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.game = engine.game
+
+    def decision(self, state: dict[str, Any], seat: int, full: bool) -> None:
+        """The prompts and option labels of every open seat; with `full`, the deciding seat's screen."""
+        spec = self.engine.program.chooses[state["pending"]["spec"]]
+        try:
+            decision = self.shown("the options' labels of this choice", spec.span, lambda: self.engine.pending(state))
+        except RuleError as err:  # pending() evaluates the prompts: only a prompt's text can fail there
+            raise _ScreenFailed("the prompt of this choice", err.span or spec.span, err) from err
+        if not isinstance(decision, Decision):
+            return
+        self.shown("the list of options", spec.span, lambda: Menu.of(decision.options(seat)).lines())
+        if full:
+            self.screen(state, seat)
+
+    def screen(self, state: dict[str, Any], seat: int | None) -> None:
+        """What the session shows a seat: its log, the board, the public facts, the seats."""
+        game = self.game
+        v = self.shown("the seat's view", None, lambda: view(self.engine, state, seat))
+        badges = self.shown("the board's display formulas", None,
+                            lambda: render.display_badges(self.engine, state, seat))
+        if badges is None and game.display:
+            self.display_failure(state, seat)
+        self.shown("the board drawing", None, lambda: render.board(game, v, badges))
+        self.shown("the public fields", None, lambda: render.public_globals(game, v))
+        self.shown("the seats' fields", None, lambda: render.seats_table(game, v, seat))
+
+    def end(self, state: dict[str, Any]) -> None:
+        """The last screen: everything public, and the result with the seats' names."""
+        self.screen(state, None)
+        result = self.shown("the result", None, lambda: self.engine.result(state))
+        names = state["names"]
+        self.shown("the final scores", None, lambda: [", ".join(f"{names[i]} {x}" for i, x in enumerate(values))
+                                                     for values in result.scores.values()])
+        self.shown("the winners' names", None, lambda: [names[i] for i in result.winners])
+
+    def display_failure(self, state: dict[str, Any], seat: int | None) -> None:
+        """display_badges hides a failing display formula (the board falls back to its plain
+        drawing): run the formulas again to say which one fails, and where."""
+        engine = self.engine
+        runtime = engine.runtime
+        runtime.bind(masked_state(engine, state, seat))
+        for key, name in self.game.display.items():
+            formula = engine.program.formulas[name][0]
+            for i in range(len(self.game.node_ids)):
+                try:
+                    formula(runtime, i)
+                except Exception as err:
+                    raise _ScreenFailed(f"the display {key} formula '{name}'", self.rule_span(err), err) from err
+
+    def shown(self, what: str, span: Span | None, build: Callable[[], Any]) -> Any:
+        """`build()`, whose failure is a finding about `what` (rule errors pass through as they are)."""
+        try:
+            return build()
+        except (RuleError, KeyboardInterrupt):
+            raise
+        except Exception as err:
+            raise _ScreenFailed(what, self.rule_span(err) or span, err) from err
+
+    def rule_span(self, err: BaseException) -> Span | None:
+        """The rules line that raised `err`, when generated rule code is on its traceback."""
+        found: Span | None = None
+        for frame, lineno in traceback.walk_tb(err.__traceback__):
+            if frame.f_code.co_filename == MODULE_NAME:
+                found = self.engine.program.span_of_line(lineno) or found
+        return found
+
+
+def _explain(err: BaseException) -> str:
+    if isinstance(err, RuleError):
+        return err.message
+    return f"{type(err).__name__}: {err}"
+
+
+PLAY_SECONDS = 1.0
+"""The CPU time `validate` gives its default trial games: no new game starts after it. CPU time, not
+the wall clock, so that a busy machine plays the same games."""
+DEFAULT_ROUNDS = 2
+"""Seeds per seat count (and variant) that `validate` plays by default, within PLAY_SECONDS."""
+GAME_SECONDS = 10.0
+"""A default trial game still running after this long is stopped and reported (a warning)."""
+
+
+@dataclass
+class TrialReport:
+    """What a series of trial games found, and how many were played."""
+
+    findings: list[Finding]
+    played: int
+
+
+def trial_games(engines: list[Engine], rounds: int, cap: int, budget: float | None) -> TrialReport:
+    """Seeds 0.. `rounds`-1 at every seat count of every engine (a game and its variants).
+
+    The order covers every variant and seat count before a second seed. With a `budget` in CPU
+    seconds, no game starts after it is spent (the first always does) and a game is stopped after
+    GAME_SECONDS; without, every game is played to its end or `cap`. One finding per engine and seat
+    count is enough: the rest of its games are skipped.
+    """
+    start = time.process_time()
+    report = TrialReport([], 0)
+    failed: set[tuple[int, int]] = set()
+    for seed in range(rounds):
+        for seats in range(min(e.game.min_seats for e in engines), max(e.game.max_seats for e in engines) + 1):
+            for n, engine in enumerate(engines):
+                if not engine.game.min_seats <= seats <= engine.game.max_seats or (n, seats) in failed:
+                    continue
+                now = time.process_time()
+                if budget is not None and report.played and now - start > budget:
+                    return report
+                deadline = now + GAME_SECONDS if budget is not None else None
+                found = trial_game(engine, seats, seed, cap, deadline)
+                report.played += 1
+                if found is not None:
+                    report.findings.append(found)
+                    failed.add((n, seats))
+    return report

@@ -1,0 +1,80 @@
+"""tune: knobs and targets as written, the search, and the variant written into game.yaml."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from interpreter.analysis.tune import (Knob, TuneError, add_variant, get_value, parse_knob, parse_target,
+                                       set_values)
+from interpreter.cli import main
+from interpreter.load.loader import load_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_knobs_reach_inside_tables() -> None:
+    tables = {"prices": {"bare": [0, 2, 5, 9]}, "lobby_weight": 2, "bonus": {1: {"well": 10}}}
+    knob = parse_knob("prices.bare.1=1..4")
+    assert knob == Knob(("prices", "bare", "1"), 1, 4) and get_value(tables, knob) == 2
+    assert get_value(tables, parse_knob("bonus.1.well=5..15")) == 10
+    changed = set_values(tables, {knob: 3, parse_knob("lobby_weight=1..3"): 1})
+    assert changed == {"prices": {"bare": [0, 3, 5, 9]}, "lobby_weight": 1}
+    assert tables["prices"]["bare"][1] == 2          # the game's own tables are left alone
+    for bad, message in (("prices.bare.9=1..2", "outside the list"), ("nothing=1..2", "no table"),
+                         ("prices=1..2", "not a whole number"), ("prices.bare.1=4..1", "above"),
+                         ("prices.bare.1", "TABLE.KEY=LO..HI")):
+        with pytest.raises(TuneError, match=message):
+            get_value(tables, parse_knob(bad))
+
+
+def test_targets_measure_their_figures() -> None:
+    data = {"win_rate": [0.30, 0.20, 0.25, 0.25], "first_seat_advantage": {"value": 0.0667},
+            "rounds": {"quantiles": {"median": 14}}, "margin": {"mean": 3.0}}
+    assert parse_target("fair:2").measure(data) == pytest.approx((5.0, 3.0))
+    assert parse_target("first-seat:10").measure(data) == pytest.approx((6.67, 0.0))
+    assert parse_target("rounds:10..12").measure(data) == (14.0, 2.0)
+    assert parse_target("margin:2..6").measure(data) == (3.0, 0.0)
+    with pytest.raises(TuneError, match="targets are"):
+        parse_target("fun")
+
+
+def test_variant_is_added_with_the_file_otherwise_unchanged(tmp_path: Path) -> None:
+    folder = tmp_path / "downtown"
+    shutil.copytree(ROOT / "games" / "downtown", folder)
+    before = (folder / "game.yaml").read_text()
+    add_variant(folder, "cheap", "cheaper lots", {"lobby_weight": 3}, lambda f, n: load_game(str(f), n))
+    after = (folder / "game.yaml").read_text()
+    assert after.startswith(before.rstrip("\n")) and "# Every number of the game is here" in after
+    assert load_game(str(folder), "cheap").variant == "cheap"
+    with pytest.raises(TuneError, match="already has a variant 'cheap'"):
+        add_variant(folder, "cheap", "again", {"lobby_weight": 1}, lambda f, n: None)
+    # A variant the loader refuses is taken back out.
+    with pytest.raises(Exception):
+        add_variant(folder, "broken", "no such table", {"nothing": 1}, lambda f, n: load_game(str(f), n))
+    assert (folder / "game.yaml").read_text() == after
+
+
+def test_tune_finds_values_and_writes_a_playable_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "downtown"
+    shutil.copytree(ROOT / "games" / "downtown", folder)
+    code = main(["tune", str(folder), "--vary", "max_parcels.4=1..3", "--target", "rounds:10..11",
+                 "--trials", "4", "-n", "30", "--jobs", "1", "--players", "4", "--name", "short", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variant"]["written_to"] == str(folder / "game.yaml")
+    assert data["best"]["values"]["max_parcels.4"] in (1, 2, 3)
+    assert data["confirmed"]["seeds"]["first"] == 30 and data["confirmed"]["games"] == 30
+    assert data["baseline"]["values"] == {"max_parcels.4": 3}
+    assert len(data["trials"]) >= 2
+    # The best candidate scores no worse than the game's own values on the search's seeds.
+    assert data["best"]["loss"] <= data["baseline"]["loss"]
+    written = yaml.safe_load((folder / "game.yaml").read_text())["options"]["short"]["values"]
+    assert written["max_parcels"][4] == data["best"]["values"]["max_parcels.4"]
+    assert written["max_parcels"][3] == 3            # the rest of the table as the game has it
+    assert load_game(str(folder), "short").variant == "short"
+    assert main(["simulate", str(folder), "--variant", "short", "-n", "3", "--jobs", "1"]) == 0

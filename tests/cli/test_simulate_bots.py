@@ -1,0 +1,59 @@
+"""`cityrules simulate --bots`: a line-up of bots, its figures, and mistakes in its arguments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_the_json_keeps_win_rates_and_adds_the_line_up(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "examples/harbour", "-n", "4", "--players", "3", "--json",
+                       "--bots", "mcts:builder,greedy,random", "--bot-budget", "20")
+    data = json.loads(out)
+    assert code == 0 and data["lineup"] == ["mcts:builder", "greedy", "random"]
+    assert len(data["win_rate"]) == 3 and data["games"] == 4
+    assert abs(sum(data["win_rate"]) - (4 + data["shared_wins"]) / 4) < 1.0
+
+
+def test_one_name_seats_every_seat_and_the_table_names_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "examples/harbour", "-n", "2", "--players", "2", "--bots", "greedy")
+    assert code == 0
+    assert out.count("greedy") == 2
+
+
+def test_journals_of_a_line_up_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path
+    code, _, _ = run(capsys, "simulate", "examples/harbour", "-n", "1", "--players", "2", "--bots", "mcts,random",
+                     "--bot-budget", "10", "--journals", str(folder))
+    assert code == 0
+    (journal,) = folder.glob("*.json")
+    data = json.loads(journal.read_text(encoding="utf-8"))
+    assert data["agents"] == ["mcts", "random"]
+    code, out, _ = run(capsys, "replay", str(journal))
+    assert code == 0 and "Winner(s):" in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bots", "mcts,clever"], "unknown bot 'clever'"),
+    (["--bots", "mcts:nobody"], "has no bot profile 'nobody'"),
+    (["--bots", "mcts,random"], "2 bots for 3 seats"),
+    (["--bots", "mcts", "--bot-budget", "0"], "argument --bot-budget: 0 is too small"),
+    (["--bots", "mcts", "--think", "-1"], "argument --think: '-1' is not a positive number of seconds"),
+    (["--bots", "mcts", "--think", "nan"], "argument --think: 'nan' is not a positive number of seconds"),
+])
+def test_mistakes_are_usage_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    try:
+        code, _, err = run(capsys, "simulate", "examples/harbour", "-n", "1", "--players", "3", *args)
+    except SystemExit as stop:   # argparse's own checks
+        code, err = int(str(stop.code)), capsys.readouterr().err
+    assert code == 2 and message in err

@@ -1,0 +1,92 @@
+"""The `bots:` part of game.yaml: evaluation, profiles and playout, checked with positions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot_helpers import engine as shipped_engine
+from lang_helpers import check, errors, warnings, write_game
+from interpreter.load.loader import check_game
+
+RULES = """
+formula wealth(s: seat) = s.money + 2 * s.points
+
+formula cash(s: seat) = s.money
+
+formula first_name() = "a"
+
+phase main:
+    end winners seats
+"""
+SEAT = {"money": ("int", 3), "points": ("int", 0)}
+
+
+def game_with(folder: Path, bots: Any) -> tuple[Any, list[Any]]:
+    write_game(folder, RULES, seat=SEAT)
+    data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    data["bots"] = bots
+    (folder / "game.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    game, diags, _ = check_game(folder)
+    return game, diags
+
+
+def test_evaluation_and_weighted_profiles_are_read(tmp_path: Path) -> None:
+    game, diags = game_with(tmp_path, {"evaluation": "wealth", "playout": 12,
+                                       "profiles": {"miser": {"cash": 2, "wealth": 0.5}}})
+    assert errors(diags) == []
+    assert game.bots.evaluation == (("wealth", 1.0),)
+    assert game.bots.profiles == {"miser": (("cash", 2.0), ("wealth", 0.5))}
+    assert game.bots.playout == 12
+
+
+def test_formulas_named_by_the_bots_are_not_reported_unused(tmp_path: Path) -> None:
+    _, diags = game_with(tmp_path, {"evaluation": "wealth", "profiles": {"miser": "cash"}})
+    unused = [d.message for d in warnings(diags) if d.code == "unused"]
+    assert not any("wealth" in m or "cash" in m for m in unused), unused
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    _, without_bots = check(plain, RULES, seat=SEAT)
+    assert any("wealth" in d.message for d in warnings(without_bots) if d.code == "unused")
+
+
+def test_an_unknown_formula_is_placed_on_its_name(tmp_path: Path) -> None:
+    _, diags = game_with(tmp_path, {"evaluation": "welth"})
+    (d,) = errors(diags)
+    assert d.code == "unknown-name" and "'welth' is not a formula" in d.message
+    assert d.hint is not None and "wealth" in d.hint
+    assert d.span.file.endswith("game.yaml")
+    line = (tmp_path / "game.yaml").read_text(encoding="utf-8").splitlines()[d.span.line - 1]
+    assert line[d.span.column - 1:].startswith("welth")
+
+
+def test_a_profile_weight_names_its_formula_key(tmp_path: Path) -> None:
+    _, diags = game_with(tmp_path, {"profiles": {"odd": {"wealth": 1, "nothing": 2}}})
+    (d,) = errors(diags)
+    assert d.code == "unknown-name" and "'nothing'" in d.message
+    line = (tmp_path / "game.yaml").read_text(encoding="utf-8").splitlines()[d.span.line - 1]
+    assert line[d.span.column - 1:].startswith("nothing")
+
+
+def test_a_formula_that_does_not_judge_a_seat_is_a_type_error(tmp_path: Path) -> None:
+    _, diags = game_with(tmp_path, {"evaluation": "first_name"})
+    (d,) = errors(diags)
+    assert d.code == "type" and "one seat giving a number" in d.message and "giving str" in d.message
+
+
+def test_shapes_are_schema_errors(tmp_path: Path) -> None:
+    for bots, words in (({"evaluation": {"wealth": "high"}}, "weight"), ({"playout": -1}, "bots.playout"),
+                        ({"evalution": "wealth"}, "evalution"), ({"profiles": {"Big Spender": "cash"}}, "Big")):
+        folder = tmp_path / str(abs(hash(str(bots))))
+        folder.mkdir()
+        _, diags = game_with(folder, bots)
+        assert [d.code for d in errors(diags)] == ["schema"], (bots, diags)
+        assert words in errors(diags)[0].message or words in (errors(diags)[0].hint or ""), errors(diags)[0]
+
+
+def test_every_shipped_game_declares_an_evaluation() -> None:
+    for name in ("downtown", "london", "city", "examples/harbour"):
+        game = shipped_engine(name).game
+        assert game.bots.evaluation, name

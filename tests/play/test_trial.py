@@ -1,0 +1,61 @@
+"""Trial games (what validate plays): everything a person would see is built, and its failures found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.core.engine import Engine
+from interpreter.load.loader import load_game
+from interpreter.play.trial import trial_game, trial_games
+from lang_helpers import engine, write_game
+
+END = "    end winners seats\n"
+BOARD = {"nodes": [{"id": 1, "cells": [[0, 0]]}, {"id": 2, "cells": [[0, 1]]}], "edges": [[1, 2]]}
+
+
+def test_a_shipped_game_plays_to_its_end_with_every_screen() -> None:
+    e = Engine(load_game("downtown"))
+    assert trial_game(e, 4, 0, 20_000) is None
+
+
+def test_a_prompt_that_cannot_be_written_is_a_screen_finding_at_the_choose(tmp_path: Path) -> None:
+    e = engine(tmp_path, "phase main:\n    let names = [\"a\"]\n    for i in range(2):\n"
+                         "        choose x from [1, 2] by seats[0] \"{names[i]}?\"\n        log \"{x}\"\n" + END)
+    found = trial_game(e, 1, 0, 100)
+    assert found is not None and found.code == "screen" and found.decisions == 1
+    assert "the prompt" in found.message and "out of range" in found.message
+    assert found.span is not None and (found.span.line, found.span.column) == (4, 42)
+
+
+def test_a_failing_display_formula_is_named_and_placed(tmp_path: Path) -> None:
+    rules = ("formula lbl(n: node) = \"{10 // (n.id - 2)}\"\n\nphase main:\n"
+             "    choose x from [1, 2] by seats[0]\n    log \"{x}\"\n" + END)
+    write_game(tmp_path, rules, board=BOARD)
+    game_yaml = tmp_path / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8") + "display: {label: lbl}\n", encoding="utf-8")
+    found = trial_game(Engine(load_game(str(tmp_path))), 1, 0, 100)
+    assert found is not None and found.code == "screen", found
+    assert "display label formula 'lbl'" in found.message and "division by zero" in found.message
+    assert found.span is not None and found.span.line == 1
+
+
+def test_a_rule_that_fails_is_a_runtime_finding(tmp_path: Path) -> None:
+    e = engine(tmp_path, "phase main:\n    choose x from [0, 1] by seats[0]\n    log \"{10 // x}\"\n" + END)
+    found = [trial_game(e, 1, seed, 100) for seed in range(6)]
+    assert {f.code if f else None for f in found} == {"runtime", None}
+
+
+def test_a_game_that_never_ends_is_found_at_the_cap(tmp_path: Path) -> None:
+    e = engine(tmp_path, "phase main:\n    while true:\n        choose x from [1, 2] by seats[0]\n"
+                         "        log \"{x}\"\n" + END)
+    found = trial_game(e, 1, 0, 50)
+    assert found is not None and (found.code, found.severity, found.decisions) == ("no-end", "error", 50)
+    slow = trial_game(e, 1, 0, 10**9, deadline=0.0)
+    assert slow is not None and (slow.code, slow.severity) == ("no-end", "warning")
+
+
+def test_the_order_covers_every_seat_count_before_a_second_seed(tmp_path: Path) -> None:
+    e = engine(tmp_path, "phase main:\n    choose x from [1, 2] by seats[0]\n    log \"{x}\"\n" + END)
+    report = trial_games([e], 2, 100, budget=None)
+    assert report.played == 2 * 4 and report.findings == []
+    assert trial_games([e], 2, 100, budget=0.0).played == 1  # the first game always runs

@@ -1,0 +1,241 @@
+"""The compiler's analysis passes, each on its own: purity, mutation, folding, cost, phase work.
+
+And what they change when the rules run: the same game, only faster (the goldens check the shipped
+games; these check the corner cases on tiny ones).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from interpreter.analysis.simulate import play_bots
+from interpreter.core.decision import Decision
+from interpreter.core.engine import Engine
+from lang_helpers import LINE_BOARD, engine, parse_ok, phase_body
+from ruledsl import ast as A
+from ruledsl.budget import PhaseWork, Region
+from ruledsl.cost import Cost, FormulaWork
+from ruledsl.folding import UNKNOWN, Known, condition_value, dead_branches, evaluate, fixed_value, plain
+from ruledsl.mutation import Mutations, changed_names
+from ruledsl.parser import parse_expression
+from ruledsl.purity import memoised, state_free
+from ruledsl.types import BOOL, INT, NODE, STR, list_of
+from ruledsl.world import Component, Field, World
+from ruledsl.diagnostics import Span
+
+SPAN = Span("x.rules", 1, 1)
+
+
+def world(**tables: Any) -> World:
+    """Three nodes (a road, two shops), seat field `money`, global `deck`, items `card` (a-1, a-2)."""
+    card = Component("card", ("a-1", "a-2"), {"cost": INT}, {"cost": (3, 5)}, {"held": Field("held", BOOL, SPAN)},
+                     "cards")
+    return World(seat_fields={"money": Field("money", INT, SPAN)}, global_fields={"deck": Field("deck", list_of(INT), SPAN)},
+                 node_fields={"owner": Field("owner", INT, SPAN)}, node_attrs={"kind": STR},
+                 node_attr_values={"kind": ("road", "shop", "shop"), "id": (1, 2, 3)}, node_ids=(1, 2, 3),
+                 adjacency=((1,), (0, 2), (1,)), tables={k: (INT, v) for k, v in tables.items()},
+                 components={"card": card})
+
+
+def expr(text: str) -> A.Expr:
+    tree, diags = parse_expression(text, "x")
+    assert tree is not None, diags
+    return tree
+
+
+def tables_of(w: World) -> Any:
+    return lambda name: w.tables[name][1] if name in w.tables else UNKNOWN
+
+
+# ------------------------------------------------------------------ purity
+
+
+def formulas(source: str) -> dict[str, A.Formula]:
+    return {f.name: f for f in parse_ok(source).formulas}
+
+
+def test_state_free_formulas_read_only_fixed_data() -> None:
+    fs = formulas("""\
+        formula shops() = [n for n in nodes if n.kind == "shop"]
+        formula near(n: node) = [m for m in neighbours(n) if m.kind == "shop"]
+        formula owned() = [n for n in nodes if n.owner == 0]
+        formula rich(s: seat) = s.money > 3
+        formula names() = ["{s}" for s in seats]
+        formula via(n: node) = len(near(n)) + len(owned())
+        formula both(n: node) = len(near(n)) + len(shops())
+        """)
+    assert state_free(fs, world()) == {"shops", "near", "both"}
+
+
+def test_only_formulas_that_work_and_take_plain_values_are_remembered() -> None:
+    fs = formulas("""\
+        formula near(n: node) = [m for m in neighbours(n) if m.kind == "shop"]
+        formula cheap(n: node) = n.kind == "shop"
+        formula of_list(xs: list[int]) = [x for x in xs if x > 1]
+        formula of_card(c: card) = [x for x in cards if x == c]
+        """)
+    assert memoised(fs, world()) == {"near", "of_card"}
+
+
+# ------------------------------------------------------------------ mutation
+
+
+def loop(source: str) -> A.For:
+    s = phase_body(source)[0]
+    assert isinstance(s, A.For)
+    return s
+
+
+@pytest.mark.parametrize("source,copy", [
+    ("for x in deck:\n    pass", False),
+    ("for x in deck:\n    add x to deck", True),
+    ("for x in deck:\n    remove x from deck", True),
+    ("for x in deck:\n    draw y from deck", True),
+    ("for x in deck:\n    let others = [1]\n    add x to others", False),
+    ("for x in deck:\n    deck = []", False),                    # a new list: the old one is unchanged
+    ("for x in deck:\n    run tidy", True),                      # a phase may change any state
+    ("for x in [y for y in deck]:\n    add 1 to deck", False),   # a new list of plain values
+    ("for x in f(deck):\n    add 1 to other", False),            # a formula's list, a variable changed
+    ("for x in f(deck):\n    add 1 to deck", True),              # ... it may be deck itself
+])
+def test_a_loop_copies_its_list_only_when_its_body_may_change_it(source: str, copy: bool) -> None:
+    assert Mutations(world(), {"f"}).loop_needs_copy(loop(source), flat=True) is copy
+
+
+def test_lists_of_lists_are_copied_when_an_inner_list_may_change() -> None:
+    source = "for x in [y for y in piles]:\n    add 1 to piles[0]"
+    assert Mutations(world(), set()).loop_needs_copy(loop(source), flat=True) is False
+    assert Mutations(world(), set()).loop_needs_copy(loop(source), flat=False) is True
+
+
+def test_changed_names() -> None:
+    body = phase_body("let a = [1]\nlet b = [2]\nif true:\n    add 3 to a\nb[0] = 4\nlet c = 1\nc += 1")
+    assert changed_names(body) == {"a", "b", "c"}
+
+
+# ------------------------------------------------------------------ folding
+
+
+def test_fixed_values_of_tables_with_literal_keys() -> None:
+    w = world(prices={"bare": [0, 2, 5]}, size=4)
+    resolve = tables_of(w)
+    assert fixed_value(expr("prices.bare[2]"), resolve) == 5
+    assert fixed_value(expr("size"), resolve) == 4
+    assert fixed_value(expr("prices.bare[9]"), resolve) is UNKNOWN
+    assert fixed_value(expr("deck[0]"), resolve) is UNKNOWN
+
+
+def test_conditions_on_fixed_switches_and_dead_branches() -> None:
+    w = world(advanced=False, on=True)
+    resolve = tables_of(w)
+    assert condition_value(expr("advanced and deck[0] > 1"), resolve) is False
+    assert condition_value(expr("on or deck[0] > 1"), resolve) is True
+    assert condition_value(expr("on and deck[0] > 1"), resolve) is UNKNOWN
+    s = phase_body("if advanced:\n    pass\nelif on:\n    pass\nelse:\n    pass")[0]
+    assert isinstance(s, A.If)
+    assert dead_branches(s, resolve) == [True, False, True]
+
+
+def test_comprehensions_of_fixed_data_are_computed_when_compiling() -> None:
+    w = world(kinds=["shop", "road"])
+    resolve = tables_of(w)
+    shops = evaluate(expr('[n for n in nodes if n.kind == kinds[0]]'), {}, w, resolve)
+    assert shops is not None and plain(shops) == [1, 2]
+    costly = evaluate(expr("[c for c in cards if c.cost > 4]"), {}, w, resolve)
+    assert costly is not None and plain(costly) == [1]
+    assert evaluate(expr("[n for n in nodes if n.owner == 0]"), {}, w, resolve) is None   # state
+    assert evaluate(expr("[x for x in deck]"), {}, w, resolve) is None                    # state
+    assert evaluate(expr("[n for n in nodes if n == 1]"), {}, w, resolve) is None         # a node is not a number
+    assert evaluate(expr("[n for n in nodes if kinds[7] == n.kind]"), {}, w, resolve) is None  # fails as it runs
+    assert isinstance(evaluate(expr("nodes"), {}, w, resolve), Known)
+
+
+# ------------------------------------------------------------------ cost and regions
+
+
+def test_cost_times_a_length() -> None:
+    assert Cost(2).times(3).static == 9
+    assert Cost(0, ["len(a)"]).times("len(b)").terms == ["len(b) * (1 + (len(a)))"]
+    assert Cost().times("len(b)").terms == ["len(b)"]
+
+
+def test_formula_work_with_the_arguments_of_a_call() -> None:
+    work = FormulaWork(3, ["len(_f0[_l1])", "len(V['deck'])"], ["_l1", "_l2"])
+    assert work.used_params() == {"_l1"}
+    assert work.at_call(["_l9", "_c3"]) == ["len(_f0[(_l9)])", "len(V['deck'])"]
+
+
+def test_a_region_takes_terms_that_read_only_what_exists_when_it_starts() -> None:
+    region = Region(frozenset({"_l1", "L['you']"}))
+    assert region.takes("len(_f0[_l1])") and region.takes("len(L['you'])") and region.takes("len(V['deck'])")
+    assert not region.takes("len(_l2)") and not region.takes("len(L['hand'])")
+    assert not Region(None).takes("len(V['deck'])")
+
+
+def test_phase_work_is_charged_where_phases_run_except_for_those_that_charge_themselves() -> None:
+    own = {"a": Region(steps=5, runs=Counter({"b": 2})), "b": Region(steps=3), "c": Region(steps=1, runs=Counter({"c": 1}))}
+    work = PhaseWork(own, {"a"}, {"a": {"b"}, "b": set(), "c": {"c"}})
+    assert work.of("b") == 4 and work.of("a") == 1 + 5 + 2 * 4
+    assert work.runs(Counter({"a": 1, "b": 3, "c": 1})) == 12  # a and c (a cycle) charge themselves
+    assert work.resolve("c.steps -= 7 + " + PhaseWork.mark(Counter({"b": 2}))) == "c.steps -= 7 + 8"
+    assert work.resolve("c.steps -= " + PhaseWork.entry("a")) == "c.steps -= 14"
+    assert work.resolve("c.steps -= " + PhaseWork.entry("b")) == "c.steps -= 0"
+
+
+# ------------------------------------------------------------------ the same games, faster
+
+
+def play_both(e: Engine, seats: int = 2, seeds: range = range(6)) -> None:
+    """Bots through the agent path and through pending/apply make the same games."""
+    for seed in seeds:
+        fast, record = play_bots(e, seats, seed, keep_journal=True)
+        assert record.journal is not None
+        slow = e.new_game(seats, seed, record.journal.names)
+        for seat, option in record.journal.choices:
+            assert isinstance(e.pending(slow), Decision)
+            e.apply_inplace(slow, option, seat)
+        assert slow["log"] == fast["log"] and slow["seat"] == fast["seat"] and slow["global"] == fast["global"]
+
+
+def test_a_branch_on_a_switch_that_is_off_does_not_make_a_phase_wait(tmp_path: Path) -> None:
+    e = engine(tmp_path, """\
+        phase main:
+            run step
+            choose x from [1, 2] by seats[0]
+            run step
+            end winners seats
+
+        phase step:
+            total += 1
+            if expert:
+                choose y from [1, 2] by seats[0]
+                total += y
+        """, global_={"total": ("int", 0)}, tables={"expert": False})
+    assert not e.program.phases["step"].resumable and e.program.phases["main"].resumable
+    play_both(e)
+
+
+def test_remembered_and_folded_formulas_give_the_same_games(tmp_path: Path) -> None:
+    e = engine(tmp_path, """\
+        formula reds() = [n for n in nodes if n.colour == "red"]
+        formula around(n: node) = [m for m in neighbours(n) if m.colour != "red"]
+        formula reach(n: node, k: int):
+            let found = [n]
+            for i in range(k):
+                for x in found:
+                    for m in around(x):
+                        if m not in found:
+                            add m to found
+            return found
+
+        phase main:
+            for i in range(3):
+                choose at from reds() by seats[0]
+                log pick(at=at, near=reach(at, 2)) "{at}: {reach(at, 2)}"
+            end winners seats
+        """, board=LINE_BOARD)
+    play_both(e, seats=1)
