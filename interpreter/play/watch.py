@@ -194,6 +194,9 @@ class Watched:
             self.say(f"\nThe new rules fail before the first choice, so the game goes on with the rules as they "
                      f"were:\n{err.report()}")
             return
+        except ValueError as err:  # the game is no longer for this many seats
+            self.say(f"\nThe new rules cannot seat this game ({err}), so it goes on with the rules as they were.")
+            return
         if report.stop is None:
             self.engine = engine
             self.say(f"\nThe rules changed: {report.played} choice(s) replayed onto them; the game goes on.")
