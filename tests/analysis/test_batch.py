@@ -137,16 +137,25 @@ def test_skill_gap_batch_rotates_one_bot_against_random_ones() -> None:
     from interpreter.analysis.skill import skill_gap_figure, skill_gap_spec
 
     base = spec_of("downtown", 80, restrictions=(Restriction(0, "use_lobby:yes"),))
-    # "bot" plays as random does today: the measured gap must then be no gap at all.
-    gap = skill_gap_spec(base, "bot")
-    assert gap is not None and gap.bots == ("bot", "random", "random", "random") and gap.rotate
+    # "random" against random bots: the measured gap must then be no gap at all.
+    gap = skill_gap_spec(base, "random")
+    assert gap is not None and gap.bots == ("random",) * 4 and gap.rotate
     assert gap.restrictions == ()
     data = play(gap, 2)
-    figure = skill_gap_figure(data, "bot")
+    figure = skill_gap_figure(data, "random")
     assert figure["fair_share"] == 0.25
-    assert next(b for b in data["by_bot"] if b["bot"] == "bot")["seat_games"] == 80
+    assert next(b for b in data["by_bot"] if b["bot"] == "random")["seat_games"] == 320
     lo, hi = figure["win_rate_ci"]
     assert lo <= 0.25 <= hi and not figure["rewards_skill"]
+
+
+def test_skill_gap_finds_that_a_searching_bot_beats_random_ones() -> None:
+    from interpreter.analysis.skill import skill_gap_figure, skill_gap_spec
+
+    gap = skill_gap_spec(spec_of("downtown", 8), "greedy")
+    assert gap is not None and gap.bots == ("greedy", "random", "random", "random")
+    figure = skill_gap_figure(play(gap, 2), "greedy")
+    assert figure["win_rate"] > figure["fair_share"]
 
 
 def test_option_patterns_count_the_ids_they_match() -> None:
