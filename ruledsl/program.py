@@ -89,6 +89,8 @@ class Program:
         self.formula_types = formula_types
         # event kind -> the data fields its `log` statements record (see events.py)
         self.events: dict[str, tuple[str, ...]] = events or {}
+        # choose variable -> the names its options can be, when they are texts the names pass knows
+        self.option_names: dict[str, tuple[str, ...]] = {}
 
     @property
     def code(self) -> ProgramCode:

@@ -12,7 +12,7 @@ from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
 from ruledsl.provenance import describe, shown
 from ruledsl.types import NONE, Type, type_of_data, unify
-from ruledsl.world import DataSource
+from ruledsl.world import DataSource, NameSet
 
 from .schema_check import check_schema
 from .files import read_game_file, real_folder
@@ -40,6 +40,7 @@ class LoaderBase:
     indexes: dict[str, dict[Any, int]]
     kinds: set[str]
     min_seats: int
+    name_sets: dict[str, NameSet]
 
     def __init__(self, folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None):
         self.folder = folder
@@ -104,6 +105,10 @@ class LoaderBase:
         if data is not None and not any(d.severity == "error" for d in diags):
             self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
+
+    def check_name(self, ns: NameSet, value: object, where: Span) -> None:
+        """names.py"""
+        raise NotImplementedError
 
     def positions_later(self, shown: str) -> "LaterPositions":
         """Where the values of a YAML file already read are, for a note at a data line."""
