@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune,lsp,rl]'
 	@# The report test opens pages in headless Chromium (Debian's package); CI runs as root.
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "setup: could not install chromium; the report page test will fail" >&2
@@ -36,6 +36,7 @@ BOTS ?=
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_games.py
+	$(BIN)/python benchmarks/bench_lsp.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3

@@ -44,6 +44,9 @@ class CompilerBase:
     resumable: set[str]
     phase_fn: dict[str, str]
     returns: list[Type]
+    bare_returns: list[Span]
+    phase_results: dict[str, Type | None]
+    phase_busy: list[str]
     abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
     ability_phases: set[str]
     calls: dict[str, set[str]]
@@ -126,6 +129,18 @@ class CompilerBase:
 
     def _suspending(self, s: A.Stmt, scope: Scope, fn: "_Function", loops: list["_Loop"]) -> None:
         """waiting.py"""
+        raise NotImplementedError
+
+    def _compile_phase(self, phase: A.Phase) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str | None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _keep(self, s: A.Keep, scope: Scope, fn: "_Function", context: str) -> None:
+        """kept.py"""
         raise NotImplementedError
 
     def _choose(self, s: A.Choose, scope: Scope, fn: "_Function") -> None:

@@ -197,6 +197,14 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
     def assign_stmt(self, meta: Any, c: list[Any]) -> A.Assign:
         return A.Assign(self._span(meta), c[0], str(c[1]), c[2])
 
+    @v_args(meta=True)
+    def let_kept(self, meta: Any, c: list[Any]) -> A.Keep:
+        return A.Keep(self._span(meta), A.Name(self._tok(c[0]), str(c[0])), "let", c[1])
+
+    @v_args(meta=True)
+    def assign_kept(self, meta: Any, c: list[Any]) -> A.Keep:
+        return A.Keep(self._span(meta), c[0], str(c[1]), c[2])
+
     def target(self, c: list[Any]) -> Any:
         return c[0]
 
@@ -229,6 +237,10 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
     @v_args(meta=True)
     def pay_stmt(self, meta: Any, c: list[Any]) -> A.Pay:
         return A.Pay(self._span(meta), c[0], c[1], True)
+
+    @v_args(meta=True)
+    def pay_up_to(self, meta: Any, c: list[Any]) -> A.Pay:
+        return A.Pay(self._span(meta), c[0], c[1], True, up_to=True)
 
     @v_args(meta=True)
     def gain_stmt(self, meta: Any, c: list[Any]) -> A.Pay:
@@ -413,7 +425,7 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
 
     @v_args(meta=True)
     def roll_stmt(self, meta: Any, c: list[Any]) -> A.Roll:
-        return A.Roll(self._span(meta), str(c[0]), c[1])
+        return A.Roll(self._span(meta), str(c[1]), c[2], c[0])
 
     @v_args(meta=True)
     def list_comp(self, meta: Any, c: list[Any]) -> A.ListComp:

@@ -95,6 +95,8 @@ class Program:
         self.events: dict[str, tuple[str, ...]] = events or {}
         # event kind -> its data fields that hold a seat or a list of seats (shown by name)
         self.event_seats: dict[str, frozenset[str]] = event_seats or {}
+        # choose variable -> the names its options can be, when they are texts the names pass knows
+        self.option_names: dict[str, tuple[str, ...]] = {}
 
     @property
     def code(self) -> ProgramCode:

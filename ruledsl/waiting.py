@@ -23,6 +23,8 @@ class WaitingMixin(BudgetMixin):
         emit = fn.emit
         if isinstance(s, A.Choose):
             self._choose(s, scope, fn)
+        elif isinstance(s, A.Keep):
+            self._keep(s, scope, fn, "resumable")
         elif isinstance(s, A.RunAbility):
             call = self._run_ability(s, scope)
             after = fn.new_block()

@@ -22,7 +22,7 @@ class FieldsMixin(LoaderBase):
         for name, spec in specs.items():
             path = where + (name,)
             try:
-                t = parse_type(spec["type"], self.kinds)
+                t = parse_type(spec["type"], self.kinds, self.name_sets)
             except TypeSyntaxError as err:
                 self.diags.error(pos.nearest(path + ("type",)), "type", str(err))
                 continue
@@ -40,7 +40,8 @@ class FieldsMixin(LoaderBase):
                                  "'public_size' applies to a hidden list: "
                                  + ("this field is visible to all already" if visible == "all" else f"not {an(t)}"),
                                  "declare it on a field with 'visible: owner' or 'visible: nobody' whose type is list[...]")
-            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)))
+            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)),
+                          initial)
             show = spec.get("show", True)
             if show == "count" and t.kind != "list":
                 self.diags.error(pos.nearest(path + ("show",)), "schema",
@@ -74,6 +75,8 @@ class FieldsMixin(LoaderBase):
             return self.indexes[kind][value]
         if kind == "tuple":
             return [self.convert(v, a, path + (i,), pos, index) for i, (v, a) in enumerate(zip(value, t.args))]
+        if t.names:
+            self.check_name(self.name_sets[t.names], value, span)
         if kind == "seat" and value >= self.min_seats:
             self.diags.error(span, "type", f"seat {value} does not exist in a game of {self.min_seats} seats",
                              "seats are numbered from 0")

@@ -61,6 +61,10 @@ class Quit(Exception):
     """The player asked to stop; the session is saved."""
 
 
+class Reload(Exception):
+    """Raised by the input when the game's files changed (play --watch, watch.py): saved, passed on."""
+
+
 def has_secrets(game: Game) -> bool:
     """True when some seat may know what another may not: private seat fields or secret choices."""
     return any(f.visible != "all" for f in game.seat_fields) or any(c.secret for c in game.program.chooses)
@@ -166,6 +170,9 @@ class Session:
                     self.stop_unfinished()
                     return self.state
                 self.step()
+        except Reload:
+            self.save()
+            raise
         except (Quit, KeyboardInterrupt):
             self.save()
             if self.hot_seat:
