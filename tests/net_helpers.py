@@ -28,8 +28,8 @@ class Recorder:
     """A programmatic client: every byte it receives is kept in `raw`, every message in `messages`."""
 
     def __init__(self, port: int, code: str | None, pick: Callable[["Recorder", dict[str, Any]], str | None],
-                 host: str = "127.0.0.1"):
-        self.host, self.port, self.code, self.pick = host, port, code, pick
+                 host: str = "127.0.0.1", delay: float = 0.0):
+        self.host, self.port, self.code, self.pick, self.delay = host, port, code, pick, delay
         self.raw = bytearray()
         self.messages: list[dict[str, Any]] = []
         self.asks: list[dict[str, Any]] = []
@@ -72,6 +72,8 @@ class Recorder:
                 return message
             if message["type"] == "ask":
                 self.asks.append(message)
+                if self.delay:
+                    await asyncio.sleep(self.delay)  # a person thinking: other things happen meanwhile
                 option = self.pick(self, message)
                 if option is None:
                     return message

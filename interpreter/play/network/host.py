@@ -147,7 +147,8 @@ class Host:
         """Save, then send every connection its screen (when the game moved) and its open question."""
         self.table.save()  # nothing is shown that a resumed host would not show again
         for conn in list(self.connections):
-            self._update(conn)
+            if conn.joined:  # a connection that has not said who it is gets nothing
+                self._update(conn)
 
     def _update(self, conn: Connection) -> None:
         table = self.table
@@ -165,7 +166,9 @@ class Host:
         """Tell every connection how the game ended (or that it stopped at the cap)."""
         table = self.table
         for conn in list(self.connections):
-            if table.over():
+            if not conn.joined:
+                conn.close()
+            elif table.over():
                 conn.close(screens.ending(table.engine, table.state, conn.seat, conn.seen_log))
             else:
                 conn.close({"type": "stopped", "reason": f"the game did not end within {table.cap} decisions; "
