@@ -126,13 +126,13 @@ def add_parser(sub: Any) -> None:
                    "the journal, prints one join line per human seat, and plays the bots' seats. Each player "
                    "sees only their own seat. Meant for a trusted network (see docs/network.md). A killed "
                    "host continues with --resume, and the players join again with the same lines.",
-                   ["cityrules host downtown --seats human,human,bot",
-                    "cityrules host london --seats human,human --names Ana,Ben --bind 0.0.0.0 --port 7600",
+                   ["cityrules host GAME --seats human,human,bot",
+                    "cityrules host examples/harbour --seats human,human --names Ana,Ben --bind 0.0.0.0 --port 7600",
                     "cityrules host --resume FILE --port 7600"])
-    p.add_argument("game", nargs="?", help="a shipped game's name (see: cityrules games) or a game folder")
+    p.add_argument("game", nargs="?", help="a shipped game's name (see: cityrules games) or a game folder; not with --resume")
     p.add_argument("--seats", metavar="KINDS",
                    help="who sits at each seat, comma-separated: human (joins with a code) or a bot "
-                        "(bot, mcts, greedy, random, NAME:PROFILE), e.g. human,human,bot")
+                        "(bot, mcts, greedy, random, NAME:PROFILE), e.g. human,human,bot (no default: needed for a new table)")
     p.add_argument("--port", type=whole(0, "a port number"), default=DEFAULT_PORT,
                    help=f"the TCP port to listen on (default: {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",
@@ -140,13 +140,16 @@ def add_parser(sub: Any) -> None:
                         "every network interface: a trusted network only)")
     p.add_argument("--seed", type=whole(what="the seed, a whole number"),
                    help="deal this game (default: a secret random seed, shown on the host when the game is over)")
-    p.add_argument("--names", metavar="NAMES", help="comma-separated seat names, one per seat, all different")
+    p.add_argument("--names", metavar="NAMES",
+                   help="comma-separated seat names, one per seat, all different (default: Ana,Ben,Chloé,...)")
     p.add_argument("--journal", metavar="FILE",
                    help="save the game in this new file (never replaced); the seat codes go beside it in "
                         "FILE.codes (default: a new file in the sessions folder, as cityrules play)")
     p.add_argument("--resume", metavar="FILE",
-                   help="continue a hosted game from its journal (its codes are read from FILE.codes)")
-    p.add_argument("--variant", metavar="NAME", help="play a variant of the game")
+                   help="continue a hosted game from its journal, with the same seat codes (read from FILE.codes) "
+                        "(default: start a new table)")
+    p.add_argument("--variant", metavar="NAME",
+                   help="play a variant of the game, as listed by cityrules games (default: the plain game)")
     p.add_argument("--cap", type=whole(1, "a number of decisions"), default=DEFAULT_CAP, metavar="D",
                    help=f"stop a game that has not ended after D decisions, saved (default: {DEFAULT_CAP})")
     p.set_defaults(func=cmd_host)

@@ -49,6 +49,6 @@ def add_parser(sub: Any) -> None:
                    ["cityrules join localhost:7531 --code CODE",
                     "cityrules join 192.168.1.20:7531 --watch"])
     p.add_argument("table", metavar="HOST:PORT", help="where the table is, as the host printed it")
-    p.add_argument("--code", help="your seat's code, as the host printed it")
-    p.add_argument("--watch", action="store_true", help="watch as a spectator: public information only")
+    p.add_argument("--code", help="your seat's code, as the host printed it (no default: --code or --watch)")
+    p.add_argument("--watch", action="store_true", help="watch as a spectator: public information only (default: play the seat of --code)")
     p.set_defaults(func=cmd_join)

@@ -47,6 +47,12 @@ def stdin_lines(loop: asyncio.AbstractEventLoop) -> asyncio.Queue[str | None]:
     return queue
 
 
+def prompt_stdout(text: str) -> None:
+    """Show a prompt on standard output, without a newline, at once."""
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
 def screen_text(message: dict[str, Any]) -> str:
     """A `screen` message as printed: the new log lines, the board, public facts, the seats, who is awaited."""
     parts = []
@@ -76,7 +82,7 @@ class Client:
                  prompt: Callable[[str], None] | None = None):
         self.lines = lines
         self.write = write
-        self.prompt = prompt or (lambda text: (sys.stdout.write(text), sys.stdout.flush()) and None)
+        self.prompt = prompt or prompt_stdout
         self.name = ""
         self.last_screen = ""
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
@@ -105,8 +111,9 @@ class Client:
         try:
             return await self._loop()
         finally:
-            for task in tasks:
-                task.cancel()
+            for task in (*tasks, self._line_task, self._message_task):
+                if task is not None:
+                    task.cancel()
             writer.close()
 
     async def _receive(self, reader: asyncio.StreamReader) -> None:
