@@ -153,7 +153,7 @@ def charge_lines(amount: str, loop: int | None, guarded: bool) -> list[str]:
     """Python lines charging `amount` steps. `guarded`: the amount reads lists before the statement
     does, and a read that fails (a none where a seat was expected...) must fail in the statement
     itself, at its place, so the charge is skipped then."""
-    lines = [f"try: c.steps -= {amount}", "except Exception: pass"] if guarded else [f"c.steps -= {amount}"]
+    lines = [f"try: c.steps -= {amount}", "except _Err: pass"] if guarded else [f"c.steps -= {amount}"]
     return lines + [f"if c.steps < 0: {stop(loop)}"]
 
 

@@ -188,6 +188,7 @@ def _reversed(items: list[Any]) -> list[Any]:
 _SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "abs": abs, "sorted": sorted,
                   "list": list, "str": str, "dict": dict, "True": True, "False": False, "None": None}
 _HELPERS: dict[str, Any] = {
+    "_Err": Exception,  # for the work budget's guarded charges (budget.charge_lines): rules cannot name it
     "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
     "_reversed": _reversed, "_follow": R.follow, "_U": R.UNSET, "_set": R.keep,

@@ -81,7 +81,9 @@ def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
         "winners_per_game": {str(w): t.winners_per_game[w] for w in sorted(t.winners_per_game)},
         "first_seat_advantage": {
             "value": _r(first.mean * scale if first.mean is not None else None),
-            "ci": _ci((first_ci[0] * scale, first_ci[1] * scale) if first_ci else None), "n": first.n},
+            # A few games give a t-interval wider than the figure can ever be: a win-rate difference.
+            "ci": _ci((max(-1.0, first_ci[0] * scale), min(1.0, first_ci[1] * scale)) if first_ci else None),
+            "n": first.n},
         "score_field": game.score_field,
         "mean_score": [_r(_moments(m).mean) for m in t.scores],
         "mean_score_ci": [_ci(_moments(m).interval()) for m in t.scores],

@@ -158,3 +158,10 @@ def test_option_patterns_count_the_ids_they_match() -> None:
     for pattern in ("target:1?", "parcels:[23]"):
         assert rows[pattern]["chosen"] == sum(o["chosen"] for i, o in ids.items() if fnmatchcase(i, pattern))
         assert 0 < rows[pattern]["seat_games"] <= 40 and rows[pattern]["win_rate_ci"] is not None
+
+
+def test_first_seat_interval_never_leaves_the_possible_range() -> None:
+    # Two games give a t-interval many times wider than a win-rate difference can ever be.
+    data = play(spec_of("downtown", 2))
+    lo, hi = data["first_seat_advantage"]["ci"]
+    assert -1.0 <= lo <= data["first_seat_advantage"]["value"] <= hi <= 1.0

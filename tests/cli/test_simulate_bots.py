@@ -20,7 +20,7 @@ def test_the_json_keeps_win_rates_and_adds_the_line_up(capsys: pytest.CaptureFix
     code, out, _ = run(capsys, "simulate", "examples/harbour", "-n", "4", "--players", "3", "--json",
                        "--bots", "mcts:builder,greedy,random", "--bot-budget", "20")
     data = json.loads(out)
-    assert code == 0 and data["lineup"] == ["mcts:builder", "greedy", "random"]
+    assert code == 0 and data["bots"] == ["mcts:builder", "greedy", "random"]
     assert len(data["win_rate"]) == 3 and data["games"] == 4
     assert abs(sum(data["win_rate"]) - (4 + data["shared_wins"]) / 4) < 1.0
 
@@ -28,7 +28,8 @@ def test_the_json_keeps_win_rates_and_adds_the_line_up(capsys: pytest.CaptureFix
 def test_one_name_seats_every_seat_and_the_table_names_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "examples/harbour", "-n", "2", "--players", "2", "--bots", "greedy")
     assert code == 0
-    assert out.count("greedy") == 2
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] in (["Ana"], ["Ben"])]
+    assert [row[:2] for row in rows] == [["Ana", "greedy"], ["Ben", "greedy"]]
 
 
 def test_journals_of_a_line_up_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
