@@ -99,3 +99,47 @@ def test_a_seat_joined_again_from_another_connection_is_taken_back(tmp_path: Pat
 
     asyncio.run(main())
     assert table.over()
+
+
+def test_a_joined_client_that_goes_silent_is_dropped_and_the_game_waits_for_nobody(tmp_path: Path) -> None:
+    """A half-open connection (the peer vanished without closing) looks like silence: dropped."""
+    table, codes = new_table("downtown", ["human", "random", "random"], tmp_path / "j.json")
+    said: list[str] = []
+
+    async def main() -> bytes:
+        host, task = await start_host(table, codes, Limits(idle_timeout=0.5), said)
+        reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+        writer.write(encode({"type": "watch", "version": VERSION}))
+        got = await _closed_within(reader, 10)
+        writer.close()
+        assert not task.done()
+        task.cancel()
+        return got
+
+    got = asyncio.run(main())
+    assert b"welcome" in got and b"screen" in got
+    assert "A spectator dropped: silent for too long." in said
+
+
+def test_an_answer_that_is_not_an_option_or_is_stale_is_refused_and_the_question_asked_again(tmp_path: Path) -> None:
+    table, codes = new_table("downtown", ["human", "random", "random"], tmp_path / "j.json")
+
+    async def main() -> None:
+        host, task = await start_host(table, codes)
+        ana = Recorder(host.port, codes[0], random_picker(0))
+        await ana.connect()
+        ask = await ana.play(until=lambda m: m["type"] == "ask")
+        assert ask is not None
+        for wrong in ({"ask": ask["ask"], "option": "lot:999"}, {"ask": ask["ask"] + 7, "option": ask["options"][0][0]},
+                      {"ask": ask["ask"], "option": ["not", "text"]}):
+            ana.send({"type": "answer", **wrong})
+            refused = await ana.play(until=lambda m: m["type"] == "refused_answer")
+            again = await ana.play(until=lambda m: m["type"] == "ask")
+            assert refused is not None and again is not None and again == ask
+        assert table.moves == 0
+        ana.send({"type": "answer", "ask": ask["ask"], "option": ask["options"][0][0]})
+        last = await asyncio.wait_for(ana.play(), 60)
+        assert last is not None and last["type"] == "end"
+        await asyncio.wait_for(task, 30)
+
+    asyncio.run(main())
