@@ -14,7 +14,9 @@ import argparse
 from common import engine, interleaved, median, median_ratio
 
 import handwritten_downtown as hand
+from interpreter.analysis.batch import BatchSpec, engine_for, play_game
 from interpreter.analysis.simulate import simulate
+from interpreter.load.games import resolve_game
 
 
 def main() -> None:
@@ -27,20 +29,31 @@ def main() -> None:
     eng = engine("downtown")
     board = hand.Board()
     n = args.games
-    print(f"Downtown, interpreter (cityrules simulate) / hand-written Python: CPU time, {n} games a batch, "
+    print(f"Downtown, interpreter (random bots on the agent path) / hand-written Python: CPU time, {n} games a batch, "
           f"median of {args.rounds} interleaved rounds (target <= 1.5x)")
+    folder = str(resolve_game("downtown").resolve())
+    batch_engine, ledger = engine_for(folder, None)
     for seats in args.seats:
         def interpreter(seats: int = seats) -> None:
             simulate(eng, n, seats, seed=1000)
+
+        spec = BatchSpec(folder, None, seats, ("random",) * seats, 1000, n)
+
+        def with_figures(spec: BatchSpec = spec) -> None:
+            # What `cityrules simulate` does in each worker: the same games, observed for the figures.
+            for seed in spec.seeds:
+                play_game(batch_engine, ledger, spec, seed)
 
         def handwritten(seats: int = seats) -> None:
             for seed in range(1000, 1000 + n):
                 hand.play(board, seats, seed)
 
-        times = interleaved({"interpreter": interpreter, "hand": handwritten}, args.rounds)
+        times = interleaved({"interpreter": interpreter, "figures": with_figures, "hand": handwritten}, args.rounds)
         print(f"  {seats} seats: interpreter {n / median(times['interpreter']):6.0f} games/s, "
               f"hand-written {n / median(times['hand']):6.0f} games/s, "
-              f"ratio {median_ratio(times['interpreter'], times['hand']):.2f}x")
+              f"ratio {median_ratio(times['interpreter'], times['hand']):.2f}x; "
+              f"with every balance figure {n / median(times['figures']):6.0f} games/s, "
+              f"ratio {median_ratio(times['figures'], times['hand']):.2f}x")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,8 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
                  option_string: str | None = None) -> None:
-        parser.exit(message=f"cityrules {version()}\n")
+        print(f"cityrules {version()}")  # on stdout, as argparse's own version action does
+        parser.exit()
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

@@ -137,16 +137,25 @@ def test_skill_gap_batch_rotates_one_bot_against_random_ones() -> None:
     from interpreter.analysis.skill import skill_gap_figure, skill_gap_spec
 
     base = spec_of("downtown", 80, restrictions=(Restriction(0, "use_lobby:yes"),))
-    # "bot" plays as random does today: the measured gap must then be no gap at all.
-    gap = skill_gap_spec(base, "bot")
-    assert gap is not None and gap.bots == ("bot", "random", "random", "random") and gap.rotate
+    # "random" against random bots: the measured gap must then be no gap at all.
+    gap = skill_gap_spec(base, "random")
+    assert gap is not None and gap.bots == ("random",) * 4 and gap.rotate
     assert gap.restrictions == ()
     data = play(gap, 2)
-    figure = skill_gap_figure(data, "bot")
+    figure = skill_gap_figure(data, "random")
     assert figure["fair_share"] == 0.25
-    assert next(b for b in data["by_bot"] if b["bot"] == "bot")["seat_games"] == 80
+    assert next(b for b in data["by_bot"] if b["bot"] == "random")["seat_games"] == 320
     lo, hi = figure["win_rate_ci"]
     assert lo <= 0.25 <= hi and not figure["rewards_skill"]
+
+
+def test_skill_gap_finds_that_a_searching_bot_beats_random_ones() -> None:
+    from interpreter.analysis.skill import skill_gap_figure, skill_gap_spec
+
+    gap = skill_gap_spec(spec_of("downtown", 8), "greedy")
+    assert gap is not None and gap.bots == ("greedy", "random", "random", "random")
+    figure = skill_gap_figure(play(gap, 2), "greedy")
+    assert figure["win_rate"] > figure["fair_share"]
 
 
 def test_option_patterns_count_the_ids_they_match() -> None:
@@ -165,3 +174,14 @@ def test_first_seat_interval_never_leaves_the_possible_range() -> None:
     data = play(spec_of("downtown", 2))
     lo, hi = data["first_seat_advantage"]["ci"]
     assert -1.0 <= lo <= data["first_seat_advantage"]["value"] <= hi <= 1.0
+
+
+@pytest.mark.parametrize("game,seats", [("downtown", 4), ("london", 3), ("city", 3)])
+def test_random_bots_on_the_fast_path_give_the_figures_of_step_by_step_play(game: str, seats: int) -> None:
+    # A restriction that forbids nothing sends the batch step by step; without one, random bots
+    # answer inside the rules' own choose. Every figure must be the same.
+    fast = play(spec_of(game, 6, seats))
+    slow = play(spec_of(game, 6, seats, restrictions=(Restriction(0, "no-such-option:*"),)))
+    for key in ("wins", "score", "margin", "decisions", "rounds", "options_per_decision", "lead_changes",
+                "options", "economy", "by_bot", "unfinished"):
+        assert fast[key] == slow[key], key
