@@ -47,13 +47,13 @@ def test_a_host_killed_mid_game_resumes_the_same_game_and_the_clients_join_again
         clients = [Recorder(host.port, codes[i], pick(i)) for i in (0, 1)]
         for c in clients:
             await c.connect()
-        done, pending = await asyncio.wait([asyncio.ensure_future(c.play()) for c in clients],
-                                           return_when=asyncio.FIRST_COMPLETED, timeout=60)
-        assert done and pending
-        await asyncio.sleep(0.5)  # what the host sent the other seat has arrived
+        tasks = [asyncio.ensure_future(c.play()) for c in clients]
+        done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED, timeout=60)
+        assert len(done) == 1 and pending
+        stopped = tasks.index(done.pop())  # the client that kept its question open
+        await asyncio.sleep(1.5)  # what the host sent the other seat at the same time has arrived
         host.kill()
         await asyncio.wait(pending, timeout=10)
-        stopped = next(i for i, c in enumerate(clients) if c.messages[-1]["type"] == "ask")
         return clients, stopped
 
     old, stopped = asyncio.run(before())
@@ -72,7 +72,10 @@ def test_a_host_killed_mid_game_resumes_the_same_game_and_the_clients_join_again
         last = old[stopped].messages[-1]
         assert (asked["prompt"], asked["options"]) == (last["prompt"], last["options"])
         other = clients[1 - stopped]
-        await asyncio.wait_for(other.play(until=lambda m: m["type"] == "screen"), 10)
+        try:
+            await asyncio.wait_for(other.play(until=lambda m: m["type"] == "screen"), 10)
+        except asyncio.TimeoutError:
+            raise AssertionError(f"{stopped} {other.messages} {old[1 - stopped].messages[-3:]}") from None
         for k in (0, 1):
             assert _screens(clients[k])[-1] == _screens(old[k])[-1]
         clients[stopped].send({"type": "answer", "ask": asked["ask"], "option": asked["options"][0][0]})
