@@ -196,7 +196,8 @@ class Host:
                     reason = "dropped: too many messages"
                     conn.close({"type": "error", "reason": "too many messages: disconnected"})
                     break
-                self._receive(conn, message)
+                if self._receive(conn, message):
+                    conn.tokens += 1  # an answer the game took is never flooding: one per question
         except Closed:
             pass
         except ProtocolError as err:
@@ -257,21 +258,23 @@ class Host:
             self._update(conn)
         return True
 
-    def _receive(self, conn: Connection, message: dict[str, Any]) -> None:
+    def _receive(self, conn: Connection, message: dict[str, Any]) -> bool:
+        """Act on a message; True when it was an answer the game took."""
         kind = message["type"]
         if kind == "ping":
-            return
+            return False
         if kind == "answer" and conn.seat is not None:
             option = text_field(message, "option")
             refused = self.table.answer(conn.seat, int_field(message, "ask"), option or "")
             if refused is None:
                 conn.asked = None
                 self.changed.set()
-                return
+                return True
             conn.send({"type": "refused_answer", "reason": refused})
             ask = self.table.question(conn.seat)
             if ask is not None:
                 conn.send(ask)
                 conn.asked = ask["ask"]
-            return
+            return False
         conn.send({"type": "error", "reason": f"unexpected message '{printable(kind[:40])}'"})
+        return False
