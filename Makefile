@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune,lsp,rl]'
 	@# The report test opens pages in headless Chromium (Debian's package); CI runs as root.
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "setup: could not install chromium; the report page test will fail" >&2
@@ -36,15 +36,18 @@ BOTS ?=
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_games.py
+	$(BIN)/python benchmarks/bench_lsp.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
 
-# Rewrite the stored golden journals and event logs (tests/data/golden/), only when a game's rules
-# changed on purpose: `make goldens` for every game, or `.venv/bin/python tests/golden_journals.py city`.
+# Rewrite the stored golden journals and event logs (tests/data/golden/), then the screens made from
+# them (tests/data/screens/), only when a game's rules or screens changed on purpose: `make goldens`
+# for every game, or `.venv/bin/python tests/golden_journals.py city` (golden_screens.py likewise).
 goldens: $(STAMP)
 	$(BIN)/python tests/golden_journals.py
+	$(BIN)/python tests/golden_screens.py
 
 # 10,000 mutants of the shipped games, validated and played: counts tracebacks, hangs, crashes (minutes).
 fuzz: $(STAMP)

@@ -183,14 +183,20 @@ class Choose(Node):
     prompt: Template | None
     # How each option reads for people; the choice's variable names the option inside it.
     label: Template | None = None
+    # What each option means (a price, an effect), shown beside its label; never typed.
+    detail: Template | None = None
 
 
 @dataclass(frozen=True)
 class Roll(Node):
-    """`roll face from die_faces`: one element of the list, drawn with the game's seeded generator."""
+    """`roll face from die_faces`: one element of the list, drawn with the game's seeded generator.
+
+    With a count (`roll 2 faces from die_faces`) the variable holds a list of that many draws.
+    """
 
     var: str
     source: Expr
+    count: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -242,6 +248,17 @@ class Pay(Node):
     amount: Expr
     target: Expr
     is_payment: bool
+    up_to: bool = False  # `pay up to AMOUNT from ...`: as much of the amount as the seat has
+
+
+@dataclass(frozen=True)
+class Keep(Node):
+    """`let n = run roll_dice(s)`, `paid = pay up to rent from s.money`: a statement that gives a value,
+    and where the value goes (`op` is "let", with `target` the new variable's Name, or "=", "+=", "-=")."""
+
+    target: Expr
+    op: str
+    stmt: "Run | RunAbility | Pay"
 
 
 @dataclass(frozen=True)
@@ -278,7 +295,7 @@ class Break(Node):
 
 
 Stmt = Union[Let, Assign, If, For, While, Choose, Roll, Run, RunAbility, Return, End, Log, Pay, Shuffle,
-             Draw, Add, Remove, Pass, Break, ExprStmt]
+             Draw, Add, Remove, Pass, Break, ExprStmt, Keep]
 
 # ------------------------------------------------------------------ top level
 
@@ -320,4 +337,7 @@ def child_blocks(s: Stmt) -> list[tuple[Stmt, ...]]:
         return [body for _, body in s.branches] + [s.orelse]
     if isinstance(s, (For, While)):
         return [s.body]
+    if isinstance(s, Keep):
+        # The statement that gives the value: walkers looking for `run` find it there.
+        return [(s.stmt,)]
     return []

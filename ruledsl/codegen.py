@@ -102,9 +102,10 @@ class AssemblyMixin(CompilerBase):
         option_functions = [namespace[spec.options_function] if spec.options_function else None
                             for spec in self.chooses]
         labels = [namespace[spec.label_function] if spec.label_function else None for spec in self.chooses]
+        details = [namespace[spec.detail_function] if spec.detail_function else None for spec in self.chooses]
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
         return ProgramCode(phases, self.chooses, self.loop_spans, source, spans, prompts, labels=labels,
-                           formulas=formulas, option_functions=option_functions)
+                           details=details, formulas=formulas, option_functions=option_functions)
 
 
 # The kinds of values that may be changed in place: lists and maps (and values of unknown kind).
@@ -193,4 +194,5 @@ _HELPERS: dict[str, Any] = {
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
     "_reversed": _reversed, "_follow": R.follow, "_U": R.UNSET, "_set": R.keep,
     "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number, "_llen": R.list_length,
+    "_unique_by": R.unique_by, "_pay": R.pay,
 }

@@ -21,7 +21,9 @@ from .direct import DirectMixin
 from .events import logged_events
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
+from .kept import KeptMixin
 from .mutation import Mutations
+from .namecheck import check_names
 from .purity import memoised
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program, ProgramCode
 from .statements import StatementsMixin
@@ -33,14 +35,14 @@ __all__ = ["MODULE_NAME", "AbilityCode", "ChooseSpec", "Compiler", "PhaseCode", 
            "copy_code"]
 
 
-class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, DirectMixin,
+class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, KeptMixin, DirectMixin,
                AssemblyMixin):
     """Checks rules files against a World and produces a Program plus diagnostics.
 
     Each part of the work is a mixin of its own module: the call graph (callgraph.py), formulas
     (formulas.py), statements (statements.py), assignments (assignment.py), statements that wait
-    (waiting.py), the direct functions of the agent path (direct.py) and the assembly of the
-    generated code (codegen.py).
+    (waiting.py), values kept from statements (kept.py), the direct functions of the agent path
+    (direct.py) and the assembly of the generated code (codegen.py).
     """
 
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
@@ -60,6 +62,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.memo: set[str] = set()
         self.chooses: list[ChooseSpec] = []
         self.choose_ids: dict[int, int] = {}
+        self.event_seats: dict[str, set[str]] = {}
         self.regions: list[Region] = [Region()]
         self.phase_regions: dict[str, Region] = {}
         self.changed: list[set[str]] = [set()]
@@ -67,6 +70,9 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}
         self.returns: list[Type] = []
+        self.bare_returns: list[Span] = []
+        self.phase_results: dict[str, Type | None] = {}
+        self.phase_busy: list[str] = []
         for f in files:
             for formula in f.formulas:
                 self._register(formula.name, formula.name_span, formula, self.formulas)
@@ -123,10 +129,16 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         for name in self.formulas:
             self._formula_sig(name, self.formulas[name].name_span, count_use=False)
         self._warn_unreachable()
+        reported = frozenset(d.span for d in self.diags.items if d.code in ("unknown-value", "unknown-key"))
+        names = check_names(self.world, self.formulas, self.phases, self.abilities, reported)
+        self.diags.extend(names.diagnostics)
         if self.diags.has_errors:
             return None, self.diags.items
         types = {name: (params, ret) for name, (params, ret, _) in self.formula_done.items()}
-        return Program(self._finish, types, logged_events(self.phases.values()), self.chooses), self.diags.items
+        seats = {kind: frozenset(fields) for kind, fields in self.event_seats.items()}
+        program = Program(self._finish, types, logged_events(self.phases.values()), self.chooses, seats)
+        program.option_names = names.options
+        return program, self.diags.items
 
     def _finish(self) -> ProgramCode:
         """Generate the rest of the code (the agent path) and compile it all: when a game first runs."""

@@ -39,10 +39,14 @@ class CompilerBase:
     mutations: "Mutations"           # which loops must copy their list (mutation.py)
     chooses: list[ChooseSpec]
     choose_ids: dict[int, int]       # id of a Choose node -> its spec, shared by both compiled forms
+    event_seats: dict[str, set[str]]    # event kind -> its data fields of a seat type
     loop_spans: list[Span]
     resumable: set[str]
     phase_fn: dict[str, str]
     returns: list[Type]
+    bare_returns: list[Span]
+    phase_results: dict[str, Type | None]
+    phase_busy: list[str]
     abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
     ability_phases: set[str]
     calls: dict[str, set[str]]
@@ -125,6 +129,18 @@ class CompilerBase:
 
     def _suspending(self, s: A.Stmt, scope: Scope, fn: "_Function", loops: list["_Loop"]) -> None:
         """waiting.py"""
+        raise NotImplementedError
+
+    def _compile_phase(self, phase: A.Phase) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str | None:
+        """statements.py"""
+        raise NotImplementedError
+
+    def _keep(self, s: A.Keep, scope: Scope, fn: "_Function", context: str) -> None:
+        """kept.py"""
         raise NotImplementedError
 
     def _choose(self, s: A.Choose, scope: Scope, fn: "_Function") -> None:

@@ -29,7 +29,7 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "len": (1, 1), "count": (1, 1), "sum": (1, 1), "max": (1, 2), "min": (1, 2), "any": (1, 1),
     "all": (1, 1), "range": (1, 2), "neighbours": (1, 1), "unique": (1, 1), "sorted": (1, 1),
     "reversed": (1, 1), "next_seat": (1, 2), "seats_from": (1, 1), "index": (2, 2), "abs": (1, 1),
-    "get": (3, 3), "keys": (1, 1), "str": (1, 1), "follow": (3, 3), "exits": (2, 2),
+    "get": (3, 3), "keys": (1, 1), "str": (1, 1), "follow": (3, 3), "exits": (2, 2), "unique_by": (2, 2),
 }
 CONSTANTS = ("seats", "nodes")
 KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let", "phase",
@@ -710,6 +710,8 @@ class Expressions(ExprCostMixin):
             self.check(t0, ("list",), sp, f"the value of {name}()")
             fn = {"unique": "_unique", "sorted": "sorted", "reversed": "_reversed"}[name]
             return (f"{fn}({a0})", t0)
+        if name == "unique_by":
+            return self._unique_by(e, a0, t0)
         if name == "next_seat":
             self.check(t0, ("seat",), sp, "the value of next_seat()")
             step = args[1][0] if len(args) == 2 else "1"
@@ -756,6 +758,42 @@ class Expressions(ExprCostMixin):
         return self.err(e.span, "unknown-name", f"no function called '{name}'")
 
 
+    def _unique_by(self, e: A.Call, items: str, t: Type) -> Code:
+        """`unique_by(cards, "colour")`: the first seat, node or item of each value of a field or attribute."""
+        if not self.check(t, ("list",), e.args[0].span, "the first value of unique_by()") or t.elem.kind == "any":
+            return (items, t)
+        attr_arg = e.args[1]
+        if not (isinstance(attr_arg, A.Template) and attr_arg.is_plain):
+            return self.err(attr_arg.span, "type", "the field or attribute of unique_by() must be written as a "
+                            "text, like \"colour\"")
+        name, w, kind = attr_arg.text, self.world, t.elem.kind
+        column: str | None = None
+        known: list[str] = []
+        if kind == "seat":
+            column = self.column(f"S[{name!r}]") if name in w.seat_fields else "c.names" if name == "name" else None
+            known = [*w.seat_fields, "name"]
+        elif kind == "node":
+            if name in w.node_fields:
+                column = self.column(f"N[{name!r}]")
+            elif name in w.node_attrs:
+                column = self.const("attr", name, tuple(w.node_attr_values[name]))
+            known = [*w.node_fields, *w.node_attrs]
+        elif kind in w.components:
+            component = w.components[kind]
+            if name in component.fields:
+                column = self.column(f"C[{kind!r}][{name!r}]")
+            elif name in component.attrs:
+                column = self.const(f"attr:{kind}", name, tuple(component.attr_values[name]))
+            known = [*component.fields, *component.attrs]
+        else:
+            return self.err(e.args[0].span, "type", f"unique_by() keeps one of each kind of seats, nodes or items, "
+                            f"not of {t.elem}", "for other values, use unique([...]) on what they have in common")
+        if column is None:
+            return self.err(attr_arg.span, "unknown-field", f"{an(kind)} has no field or attribute '{name}'",
+                            did_you_mean(name, known))
+        return (f"_unique_by({items}, {column})", t)
+
+
 # How many one-expression formulas deep calls are inlined (each inside the one before).
 INLINE_DEPTH = 5
 _READS = (A.Name, A.Attr, A.Index)
@@ -767,7 +805,7 @@ def COUNT_WORK_ON() -> bool:  # noqa: N802 - reads the switch at compile time (s
 
 # Built-ins over a list that make a new value as long as it (counted by its length), and those
 # that only read it (counted as SEARCH_STEPS: see cost.py).
-_MAKING_BUILTINS = ("unique", "sorted", "reversed", "keys", "str")
+_MAKING_BUILTINS = ("unique", "sorted", "reversed", "keys", "str", "unique_by")
 _SEARCHING_BUILTINS = ("sum", "max", "min", "any", "all", "index")
 # Numbers added or subtracted without a check: small fixed ones (a number cannot run away by them).
 _SMALL = 1 << 31
@@ -793,7 +831,8 @@ def _small(value: object) -> int | None:
 
 _COSTLY = (A.ListComp, A.MapComp, A.Call)
 # Built-ins that only read their list: a kept (shared) list may be handed to them.
-_READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed")
+_READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed",
+                     "unique_by")
 _CONTAINERS = ("list", "map", "tuple", "any")
 
 

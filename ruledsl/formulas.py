@@ -32,7 +32,7 @@ class FormulasMixin(BudgetMixin):
         types = []
         for p in params:
             try:
-                types.append(parse_type(p.type_text, self.world.components))
+                types.append(parse_type(p.type_text, self.world.components, self.world.name_sets))
             except TypeSyntaxError as err:
                 self.diags.error(p.span, "type", str(err))
                 types.append(ANY)

@@ -197,6 +197,14 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
     def assign_stmt(self, meta: Any, c: list[Any]) -> A.Assign:
         return A.Assign(self._span(meta), c[0], str(c[1]), c[2])
 
+    @v_args(meta=True)
+    def let_kept(self, meta: Any, c: list[Any]) -> A.Keep:
+        return A.Keep(self._span(meta), A.Name(self._tok(c[0]), str(c[0])), "let", c[1])
+
+    @v_args(meta=True)
+    def assign_kept(self, meta: Any, c: list[Any]) -> A.Keep:
+        return A.Keep(self._span(meta), c[0], str(c[1]), c[2])
+
     def target(self, c: list[Any]) -> Any:
         return c[0]
 
@@ -231,6 +239,10 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
         return A.Pay(self._span(meta), c[0], c[1], True)
 
     @v_args(meta=True)
+    def pay_up_to(self, meta: Any, c: list[Any]) -> A.Pay:
+        return A.Pay(self._span(meta), c[0], c[1], True, up_to=True)
+
+    @v_args(meta=True)
     def gain_stmt(self, meta: Any, c: list[Any]) -> A.Pay:
         return A.Pay(self._span(meta), c[0], c[1], False)
 
@@ -252,11 +264,12 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
 
     @v_args(meta=True)
     def choose_stmt(self, meta: Any, c: list[Any]) -> A.Choose:
-        var, options, chooser, secret, prompt, label = c
+        var, options, chooser, secret, prompt, label, detail = c
         each_var, by = (chooser[1], chooser[2]) if chooser[0] == "each" else (None, chooser[1])
         return A.Choose(self._span(meta), str(var), options, by, each_var, secret is not None,
                         self._template(prompt) if prompt is not None else None,
-                        self._template(label) if label is not None else None)
+                        self._template(label) if label is not None else None,
+                        self._template(detail) if detail is not None else None)
 
     def chooser_one(self, c: list[Any]) -> tuple[str, Any]:
         return ("one", c[0])
@@ -412,7 +425,7 @@ class _Builder(Transformer_NonRecursive[Token, Any]):
 
     @v_args(meta=True)
     def roll_stmt(self, meta: Any, c: list[Any]) -> A.Roll:
-        return A.Roll(self._span(meta), str(c[0]), c[1])
+        return A.Roll(self._span(meta), str(c[1]), c[2], c[0])
 
     @v_args(meta=True)
     def list_comp(self, meta: Any, c: list[Any]) -> A.ListComp:

@@ -26,6 +26,7 @@ class ChooseSpec:
     label_function: str = ""                 # the choice's `label` template, when it has one
     elem: Type = ANY                         # the options' type (bots walk option values with it)
     options_function: str = ""               # for `by each`: the options of one seat, (c, L, seat)
+    detail_function: str = ""                # the choice's `detail` template, when it has one
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ class ProgramCode:
     prompts: list[Callable[..., str]] = field(default_factory=list)
     # by choice: its `label` function (runtime, locals, seat, option) -> text, or None for the default
     labels: list[Callable[..., str] | None] = field(default_factory=list)
+    # by choice: its `detail` function (same arguments), or None when the choice has no detail
+    details: list[Callable[..., str] | None] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
     # by choice: its options for one seat from the locals, for `by each` choices (None for the others)
@@ -80,7 +83,8 @@ class Program:
     """
 
     def __init__(self, build: Callable[[], ProgramCode], formula_types: dict[str, tuple[list[Type], Type]],
-                 events: dict[str, tuple[str, ...]] | None = None, chooses: list[ChooseSpec] | None = None):
+                 events: dict[str, tuple[str, ...]] | None = None, chooses: list[ChooseSpec] | None = None,
+                 event_seats: dict[str, frozenset[str]] | None = None):
         self._build: Callable[[], ProgramCode] | None = build
         self._code: ProgramCode | None = None
         # Static facts about each `choose`, by its number (known once the rules are checked).
@@ -89,6 +93,10 @@ class Program:
         self.formula_types = formula_types
         # event kind -> the data fields its `log` statements record (see events.py)
         self.events: dict[str, tuple[str, ...]] = events or {}
+        # event kind -> its data fields that hold a seat or a list of seats (shown by name)
+        self.event_seats: dict[str, frozenset[str]] = event_seats or {}
+        # choose variable -> the names its options can be, when they are texts the names pass knows
+        self.option_names: dict[str, tuple[str, ...]] = {}
 
     @property
     def code(self) -> ProgramCode:
@@ -127,6 +135,11 @@ class Program:
     def labels(self) -> list[Callable[..., str] | None]:
         """By choice: its `label` function, or None for the default."""
         return self.code.labels
+
+    @property
+    def details(self) -> list[Callable[..., str] | None]:
+        """By choice: its `detail` function, or None when it has none."""
+        return self.code.details
 
     @property
     def option_functions(self) -> list[Callable[..., list[Any]] | None]:

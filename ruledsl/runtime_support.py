@@ -158,6 +158,26 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+def unique_by(items: Iterable[Any], column: Any) -> list[Any]:
+    """The items whose value in `column` (indexed by item) was not seen before: one of each kind."""
+    seen: list[Any] = []
+    kept: list[Any] = []
+    for item in items:
+        key = column[item]
+        if key not in seen:
+            seen.append(key)
+            kept.append(item)
+    return kept
+
+
+def pay(c: Any, seat: int, field: str, amount: int, up_to: bool) -> int:
+    """`pay` whose amount is kept: with `up_to`, as much of it as the seat has (never below 0)."""
+    if up_to and amount > 0:
+        amount = min(amount, max(c.S[field][seat], 0))
+    c.transfer(seat, field, amount, True)
+    return amount
+
+
 def index_of(items: list[Any], value: Any) -> int:
     """Position of value in the list."""
     try:

@@ -14,8 +14,9 @@ from .diagnostics import Span, an, did_you_mean
 from .emptiness import EmptyOptions
 from .exprgen import COUNT_WORK_ON, Code
 from .hoist import cells
+from .kept import KEPT
 from .scope import Scope
-from .types import ANY, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type
+from .types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
 
 # A formula may compute with loops and its own variables, but never change the game.
 _FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove,
@@ -26,12 +27,21 @@ class StatementsMixin(BudgetMixin):
     """Phases and the statements in them, one Python line or block each."""
 
     def _compile_phase(self, phase: A.Phase) -> None:
+        """Check and compile a phase once (a phase whose value is kept is compiled when first met)."""
+        if phase.name in self.phase_results or phase.name in self.phase_busy:
+            return
+        self.phase_busy.append(phase.name)
+        saved = self.returns, self.bare_returns
+        self.returns, self.bare_returns = [], []
         resumable = phase.name in self.resumable
         scope = Scope(None, persistent=resumable)
         args = self._declare_params(phase.params, self._params(phase.params), scope)
         if resumable:
             fn = _Function(self.phase_fn[phase.name], "c, L", resumable=True)
             self._phase_body(phase, scope, fn, "resumable")
+            if self.returns:
+                # Read by the phase that ran this one: no value left over from a phase run inside.
+                fn.emit("c.returned = None", None)
             fn.emit("return -1", None)
         else:
             fn = _Function(self.phase_fn[phase.name], ", ".join(["c"] + args))
@@ -39,6 +49,21 @@ class StatementsMixin(BudgetMixin):
         self._warn_unused(scope)
         self._warn_empty_options(phase)
         self.functions.append(fn)
+        self.phase_results[phase.name] = self._result_type(phase)
+        self.returns, self.bare_returns = saved
+        self.phase_busy.pop()
+
+    def _result_type(self, phase: A.Phase) -> Type | None:
+        """The type of the value a phase gives back with `return VALUE`, None when it gives none."""
+        if not self.returns:
+            return None
+        for span in self.bare_returns:
+            self.diags.error(span, "return-value", f"phase '{phase.name}' gives back a value with its other "
+                             "returns: give one here too", "write return VALUE, or return none")
+        result = NONE
+        for t in self.returns:
+            result = t if result.kind == "none" and not result.nullable else unify(result, t)
+        return result
 
     def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
         """A phase's statements; running the phase counts one step plus the work known now."""
@@ -129,6 +154,8 @@ class StatementsMixin(BudgetMixin):
     def _value(self, e: A.Expr, scope: Scope) -> Code:
         """An expression whose value will be stored: containers are copied unless fresh."""
         code, t = self.exprs.expr(e, scope)
+        if isinstance(e, A.Name) and e.name == KEPT:  # a phase's value (copied by its return) or an amount
+            return code, t
         if not _fresh(e, t) and copy_code(code, t) != code:
             code = copy_code(self.exprs.counted(e, code, scope), t)  # a copy visits every element
         return code, t
@@ -214,10 +241,7 @@ class StatementsMixin(BudgetMixin):
             # Shuffling costs a few draws of the generator per element, not one step.
             emit(f"c.shuffle({self.exprs.counted(s.target, code, scope, Cost(3))})", s.span)
         elif isinstance(s, A.Roll):
-            code, t = self.exprs.expr(s.source, scope)
-            self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
-            var = self._declare(s.var, t.elem, s.span, scope)
-            emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
+            self._roll(s, scope, fn)
         elif isinstance(s, A.Draw):
             code, t = self._list_target(s.source, scope, "draw from")
             self.exprs.charges.charge(SEARCH_STEPS)  # taking the first element moves the others
@@ -240,12 +264,30 @@ class StatementsMixin(BudgetMixin):
             value, _ = self.exprs.expr(s.value, scope)
             self.exprs.charges.charge(SEARCH_STEPS)  # searches the list
             emit(f"_remove({code}, {value})", s.span)
+        elif isinstance(s, A.Keep):
+            self._keep(s, scope, fn, context)
         elif isinstance(s, A.Choose) and context == "agent":
             self._ask(s, scope, fn)
         elif isinstance(s, A.Choose):
             self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
         else:  # pragma: no cover - the grammar has no other statements
             self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
+
+    def _roll(self, s: A.Roll, scope: Scope, fn: _Function) -> None:
+        """`roll face from die`, or `roll 2 faces from die` (a list of that many draws)."""
+        code, t = self.exprs.expr(s.source, scope)
+        self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
+        if s.count is None:
+            var = self._declare(s.var, t.elem, s.span, scope)
+            fn.emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
+            return
+        count, ct = self.exprs.expr(s.count, scope)
+        self.exprs.check(ct, ("int",), s.count.span, "how many to roll")
+        faces, each = scope.fresh("r"), scope.fresh("r")
+        var = self._declare(s.var, list_of(t.elem), s.span, scope)
+        fn.emit(f"{faces} = {code}", s.span)
+        fn.emit(f"{var} = [{copy_code(f'c.roll({faces})', t.elem)} for {each} in _range(c, {count})]", s.span)
+
 
     def _branch(self, body: tuple[A.Stmt, ...], dead: bool, scope: Scope, fn: _Function, loops: list[_Loop],
                 context: str) -> None:
@@ -346,10 +388,17 @@ class StatementsMixin(BudgetMixin):
             self.returns.append(t)
             fn.emit(f"return {code}", s.span)
             return
-        if s.value is not None:
-            self.diags.error(s.value.span, "return-value", "a phase's return takes no value",
-                             "compute values with a formula")
-        fn.emit("return -1" if context == "resumable" else "return", s.span)
+        if s.value is None:
+            self.bare_returns.append(s.span)
+            fn.emit("return -1" if context == "resumable" else "return", s.span)
+            return
+        code, t = self._value(s.value, scope)
+        self.returns.append(t)
+        if context == "resumable":
+            fn.emit(f"c.returned = {code}", s.span)
+            fn.emit("return -1", s.span)
+        else:
+            fn.emit(f"return {code}", s.span)
 
     def _bare_value(self, s: A.ExprStmt, scope: Scope) -> None:
         """A value alone on a line does nothing: say what the designer probably meant."""
@@ -421,7 +470,7 @@ class StatementsMixin(BudgetMixin):
         for p, arg in zip(params, s.args):
             value, vt = self._value(arg, scope)
             try:
-                pt = parse_type(p.type_text, self.world.components)
+                pt = parse_type(p.type_text, self.world.components, self.world.name_sets)
             except TypeSyntaxError:
                 pt = ANY
             if not assignable(pt, vt):
@@ -432,25 +481,33 @@ class StatementsMixin(BudgetMixin):
         return f"c.run_ability({table}[{target}], {{{', '.join(pairs)}}})"
 
     def _pay(self, s: A.Pay, scope: Scope, fn: _Function) -> None:
+        code = self._pay_code(s, scope, kept=False)
+        if code is not None:
+            fn.emit(code, s.span)
+
+    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str | None:
+        """The code of a pay or gain (None after an error); `kept`: it gives the amount paid."""
         verb = "pay" if s.is_payment else "gain"
         if not (isinstance(s.target, A.Attr)):
             self.diags.error(s.target.span, "type", f"{verb} needs a seat's field, like s.money")
-            return
+            return None
         seat, st = self.exprs.expr(s.target.obj, scope)
         if st.kind == "seat" and s.target.name not in self.world.seat_fields:
             self.diags.error(s.target.name_span, "unknown-field", f"seats have no field '{s.target.name}'",
                              did_you_mean(s.target.name, list(self.world.seat_fields)))
-            return
+            return None
         if st.kind != "seat":
             self.diags.error(s.target.span, "type", f"{verb} needs a seat's number field, like s.money",
                              did_you_mean(s.target.name, list(self.world.seat_fields)))
-            return
+            return None
         f = self.world.seat_fields[s.target.name]
         if f.type.kind != "int":
             self.diags.error(s.target.span, "type", f"'{f.name}' is {f.type}; {verb} needs a number field")
         amount, at = self.exprs.expr(s.amount, scope)
         self.exprs.check(at, ("int",), s.amount.span, f"the amount to {verb}")
-        fn.emit(f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})", s.span)
+        if s.up_to or kept:
+            return f"_pay(c, {seat}, {f.name!r}, {amount}, {s.up_to})"
+        return f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})"
 
     def _log(self, s: A.Log, scope: Scope, fn: _Function) -> None:
         # A log line counts LOG_STEPS, log or no log. The work of building it is done only when the
@@ -488,8 +545,10 @@ class StatementsMixin(BudgetMixin):
                 fields.append(f"{name!r}: {copy_code(code, t)}")
             if t.kind == "seat":
                 seats.append(f"[{code}]")
+                self.event_seats.setdefault(s.kind, set()).add(name)
             elif t.kind == "list" and t.elem.kind == "seat":
                 seats.append(f"list({code})")
+                self.event_seats.setdefault(s.kind, set()).add(name)
         text = self.exprs.template(s.text, scope)
         to = "None"
         if s.to is not None:

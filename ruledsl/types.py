@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Collection
 
 
@@ -14,6 +14,9 @@ class Type:
     kind: str
     args: tuple["Type", ...] = ()
     nullable: bool = False
+    # A text holding a name of a set declared in game.yaml (`landmark`): "" for any text. Checked by
+    # the names pass (namecheck.py) only: wherever types are compared, a `landmark` is a str.
+    names: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         if self.kind == "list":
@@ -33,11 +36,11 @@ class Type:
 
     def or_none(self) -> "Type":
         """The same type, allowing none."""
-        return Type(self.kind, self.args, True)
+        return replace(self, nullable=True)
 
     def strict(self) -> "Type":
         """The same type without none."""
-        return Type(self.kind, self.args, False)
+        return replace(self, nullable=False)
 
 
 INT = Type("int")
@@ -76,8 +79,9 @@ class TypeSyntaxError(ValueError):
 _TOKEN = re.compile(r"\s*(\w+|\[|\]|,|\?)")
 
 
-def parse_type(text: str, kinds: Collection[str] = ()) -> Type:
-    """Parse `int`, `str?`, `list[node]`, `map[str, list[seat]]`, ...; `kinds` are component kinds."""
+def parse_type(text: str, kinds: Collection[str] = (), names: Collection[str] = ()) -> Type:
+    """Parse `int`, `str?`, `list[node]`, `map[str, list[seat]]`, ...; `kinds` are component kinds,
+    `names` the name sets of the game (each a kind of text: `list[landmark]`)."""
     tokens = [m.group(1) for m in _TOKEN.finditer(text)]
     if "".join(tokens) != "".join(text.split()):
         raise TypeSyntaxError(f"'{text}' is not a type")
@@ -95,6 +99,8 @@ def parse_type(text: str, kinds: Collection[str] = ()) -> Type:
             t = SCALARS[word]
         elif word in kinds:
             t = Type(word)
+        elif word in names:
+            t = Type("str", names=word)
         elif word in ("list", "map", "tuple"):
             if pos >= len(tokens) or tokens[pos] != "[":
                 raise TypeSyntaxError(f"'{word}' needs its element type in brackets, e.g. {word}[int]"

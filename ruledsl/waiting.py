@@ -23,6 +23,8 @@ class WaitingMixin(BudgetMixin):
         emit = fn.emit
         if isinstance(s, A.Choose):
             self._choose(s, scope, fn)
+        elif isinstance(s, A.Keep):
+            self._keep(s, scope, fn, "resumable")
         elif isinstance(s, A.RunAbility):
             call = self._run_ability(s, scope)
             after = fn.new_block()
@@ -160,13 +162,14 @@ class WaitingMixin(BudgetMixin):
         prompt_function = _Function(prompt_fn, f"c, L, {seat_param}")
         prompt_function.emit(f"return {prompt}", s.prompt.span if s.prompt else s.span)
         self.functions.append(prompt_function)
-        label_fn = self._label_function(s, spec_id, elem, label_scope, seat_param)
+        label_fn = self._label_function(s, s.label, f"_L{spec_id}", elem, label_scope, seat_param)
+        detail_fn = self._label_function(s, s.detail, f"_D{spec_id}", elem, label_scope, seat_param)
         nids = self.world.node_ids
         comps = self.world.ids_by_kind()
         self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
                                        R.make_identifier(elem, nids, comps),
                                        s.secret, s.each_var is not None, s.span, prompt_fn, label_fn, elem,
-                                       f"_O{spec_id}" if s.each_var is not None else ""))
+                                       f"_O{spec_id}" if s.each_var is not None else "", detail_fn))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)
@@ -241,20 +244,21 @@ class WaitingMixin(BudgetMixin):
         fn.emit(call, span)
         fn.emit("c.depth -= 1", span)
 
-    def _label_function(self, s: A.Choose, spec_id: int, elem: Type, scope: Scope, seat_param: str) -> str:
-        """The function giving one option's text from the choice's `label` template ("" without one).
+    def _label_function(self, s: A.Choose, template: A.Template | None, name: str, elem: Type, scope: Scope,
+                        seat_param: str) -> str:
+        """The function giving one option's text from the choice's `label` or `detail` template
+        ("" without one); `_L`/`_D` names, apart from `by each` options' `_O` functions.
 
         Inside the template the choice's variable names the option being labelled, as it will
         name the answer after the choice; like the prompt, it runs only when a person looks.
         """
-        if s.label is None:
+        if template is None:
             return ""
         inner = Scope(scope, False, scope.counter)
         option = inner.declare(s.var, elem, "comp", s.span, comp=True)
         option.used = True
-        text = self._for_people(s.label, inner)
-        name = f"_O{spec_id}"
+        text = self._for_people(template, inner)
         function = _Function(name, f"c, L, {seat_param}, {option.code}")
-        function.emit(f"return {text}", s.label.span)
+        function.emit(f"return {text}", template.span)
         self.functions.append(function)
         return name

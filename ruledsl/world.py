@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Protocol
 
-from .diagnostics import Span
+from .diagnostics import Span, did_you_mean
 from .types import Type
 
 
@@ -55,6 +55,7 @@ class Field:
     ledger: bool = False
     visible: str = "all"
     type_span: Span | None = None  # where its type is written, when the file says
+    initial: object = None  # the value it starts with (node and item ids as indexes)
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,31 @@ class Component:
     fields: Mapping[str, Field]
     collection: str
     attr_sources: Mapping[str, DataSource] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NameSet:
+    """A set of names declared in game.yaml (`names:`), usable as a type of text: `list[landmark]`.
+
+    `tables` and `attributes` ((kind, attribute), kind `node` or a component kind) hold such names
+    in the data: the keys of a map table, the texts of a list table, the values of an attribute.
+    """
+
+    name: str
+    values: tuple[str, ...]
+    span: Span
+    tables: tuple[str, ...] = ()
+    attributes: tuple[tuple[str, str], ...] = ()
+
+    def missing(self, value: object) -> tuple[str, str]:
+        """The message and hint for a value that is not one of the names."""
+        return (not_a_name(self.name, value),
+                did_you_mean(str(value), self.values) or f"its names are {', '.join(self.values)}")
+
+
+def not_a_name(name_set: str, value: object) -> str:
+    """The message for a value that is not one of the names of a declared set."""
+    return f"{value!r} is not one of the names of '{name_set}'"
 
 
 @dataclass(frozen=True)
@@ -90,6 +116,7 @@ class World:
     # Where the data behind the types worked out from values is written (see DataSource).
     table_sources: Mapping[str, DataSource] = field(default_factory=dict)
     node_attr_sources: Mapping[str, DataSource] = field(default_factory=dict)
+    name_sets: Mapping[str, NameSet] = field(default_factory=dict)
 
     def ids_by_kind(self) -> dict[str, tuple[object, ...]]:
         """The ids of every kind of thing whose values are indexes (board nodes and components)."""

@@ -66,12 +66,17 @@ def stmt(source: str) -> A.Stmt:
 def write_game(folder: Path, rules: str | dict[str, str], *, seat: dict[str, Any] | None = None,
                global_: dict[str, Any] | None = None, node: dict[str, Any] | None = None,
                tables: dict[str, Any] | None = None, board: dict[str, Any] | None = None,
-               start: str = "main", seats: tuple[int, int] = (1, 4)) -> Path:
+               start: str = "main", seats: tuple[int, int] = (1, 4), extra: dict[str, Any] | None = None,
+               other_files: dict[str, str] | None = None) -> Path:
     """Write game.yaml (+ board.yaml) and the rules file(s) of a tiny game into `folder`.
 
     `rules` is the text of x.rules, or a dict {file name: text} for several files. Fields are
-    given in the short form {name: (type, initial)} or the full YAML form {name: {...}}.
+    given in the short form {name: (type, initial)} or the full YAML form {name: {...}}. `extra`
+    adds top-level keys of game.yaml (`names`, `components`...) and `other_files` other files (a
+    component file), written as given.
     """
+    for name, text in (other_files or {}).items():
+        (folder / name).write_text(textwrap.dedent(text), encoding="utf-8")
     files = {RULES_FILE: rules} if isinstance(rules, str) else rules
     state: dict[str, Any] = {}
     for key, fields in (("seat", seat), ("global", global_), ("node", node)):
@@ -82,6 +87,7 @@ def write_game(folder: Path, rules: str | dict[str, str], *, seat: dict[str, Any
                             "rules": list(files), "start": start, "state": state}
     if tables:
         data["tables"] = tables
+    data.update(extra or {})
     if board is not None:
         data["board"] = "board.yaml"
         (folder / "board.yaml").write_text(yaml.safe_dump(board, sort_keys=False), encoding="utf-8")

@@ -29,6 +29,8 @@ COMMANDS = {
     "games": "list the shipped games",
     "test": "play the scenarios in a game's tests folder and check what they expect",
     "new": "write a small commented game folder to start a new game from",
+    "lsp": "run the language server for editors (stdio; see docs/editors.md)",
+    "schema": "write the JSON Schemas of the game's YAML files (for editors)",
 }
 
 
@@ -55,7 +57,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser: in full for the sub-command named in `argv` (for every one when None)."""
     p = Parser(
         prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, compare, report, "
-                                    "tune, replay, test, new.",
+                                    "tune, replay, test, new, lsp, schema.",
         epilog="Each sub-command explains itself: cityrules play --help", formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action=_Version, nargs=0, help="show the program's version number and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")

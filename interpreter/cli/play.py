@@ -19,8 +19,9 @@ from ..core.state import default_names
 from ..load.loader import game_ref, resolve_game
 from ..play.saved import latest_unfinished, new_session_file, saved_sessions
 from ..play.session import Seat, Session
+from ..play.terminal import LineReader, terminal_console
 from . import COMMANDS
-from .common import EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, sessions_dir, sub_parser, whole
+from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, sessions_dir, sub_parser, whole
 
 
 def _check_kinds(kinds: list[str], engine: Engine, where: str) -> None:
@@ -112,7 +113,8 @@ def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
     print(printable(f"{g.title}{told}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds))))
     if g.reconstructed_board:
         print("(The board layout is a reconstruction: see the game's board.yaml.)")
-    print(printable(f"Type 'help' at any prompt. The game is saved after every choice, in {path}."))
+    print("Type 'help' at any prompt. The game is saved after every choice, in:")
+    print(printable(f"  {path}"))
     return engine, journal, kinds, path
 
 
@@ -127,13 +129,25 @@ def cmd_play(args: argparse.Namespace) -> int:
                              "give none of them")
         engine, journal, kinds, path = resume(args)
         _terminal_ready(kinds)
+        from ..play.watch import check_resume  # (loaded when needed: see COMMANDS in __init__.py)
+
+        checked = check_resume(engine, journal, kinds, path)
+        if checked is None:
+            print(printable(f"Nothing was changed: {path} is as it was."))
+            return EXIT_ERRORS
+        journal, path = checked
     elif not args.game:
         print("cityrules play: name a game (see: cityrules games), or --resume FILE", file=sys.stderr)
         return EXIT_USAGE
     else:
         engine, journal, kinds, path = start(args)
     seats = [Seat(k, n) for k, n in zip(kinds, journal.names)]
-    Session(engine, journal, seats, path, cap=args.cap).run()
+    if args.watch:
+        from ..play.watch import Watched
+
+        Watched(engine, journal, seats, path, resolve_game(journal.game).resolve(), args.cap).run()
+    else:
+        Session(engine, journal, seats, path, cap=args.cap, read=LineReader(), console=terminal_console()).run()
     return EXIT_OK
 
 
@@ -147,7 +161,8 @@ def add_parser(sub: Any) -> None:
                      "cityrules play examples/harbour --seats human,mcts:builder,greedy",
                      "cityrules play GAME --variant NAME --seed 7",
                      "cityrules play --resume           # list the saved sessions, newest first",
-                     "cityrules play --resume latest"])
+                     "cityrules play --resume latest",
+                     "cityrules play examples/harbour --watch   # edit the rules while you play"])
     pl.add_argument("game", nargs="?",
                     help="a shipped game's name (see: cityrules games) or a game folder; not with --resume")
     pl.add_argument("--seats", metavar="KINDS",
@@ -171,4 +186,9 @@ def add_parser(sub: Any) -> None:
     pl.add_argument("--cap", type=whole(1, "a number of decisions"), default=DEFAULT_CAP, metavar="D",
                     help=f"stop a game that has not ended after D decisions, saved and reported unfinished "
                          f"(default: {DEFAULT_CAP})")
+    pl.add_argument("--watch", action="store_true",
+                    help="follow the game folder while playing: when a rule or data file is saved, check it and, "
+                         "if clean, replay the game onto the new rules and go on from the same point; a choice "
+                         "the new rules refuse is reported, with an offer to go on from there in a new file "
+                         "(default: the rules are read once)")
     pl.set_defaults(func=cmd_play)

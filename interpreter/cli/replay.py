@@ -10,7 +10,8 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from ..core.journal import Journal, replay
+from ..core.journal import Journal
+from ..core.replay_check import may_be_private, replay_checked
 from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
 
@@ -19,7 +20,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     """Replay a journal and print its event log and result."""
     journal = Journal.load(Path(args.file))
     engine = load_engine(args.game or journal.game, journal.variant)
-    state = replay(engine, journal)
+    report = replay_checked(engine, journal.seats, journal.seed, journal.names, journal.choices)
+    if report.stop is not None:
+        # The options now offered may show a seat's hand: listed only once the game is over (its seed
+        # is shown then, which rebuilds everything) or when nothing in the game is private.
+        reveal = journal.result is not None or not may_be_private(engine.game)
+        print(printable(f"replay: {args.file}: " + report.stop.describe(journal.names, reveal), newlines=True),
+              file=sys.stderr)
+        return EXIT_ERRORS
+    state = report.state
     if journal.result is not None and state["result"] != journal.result:
         print(f"replay: the result differs from the one recorded ({journal.result} vs {state['result']})",
               file=sys.stderr)
@@ -49,7 +58,9 @@ def add_parser(sub: Any) -> None:
     """The `replay` sub-command's arguments."""
     r = sub_parser(sub, "replay", COMMANDS["replay"],
                    "Re-run a journal (game, seats, seed and every choice by option id) and print the public "
-                   "event log and the result. A journal whose recorded result differs is an error (exit 1).",
+                   "event log and the result. A journal whose recorded result differs is an error (exit 1), and so is "
+                   "one with a choice the rules no longer accept (made with older rules): the report says which "
+                   "choice, whose, why, and what the rules offer now.",
                    ["cityrules simulate examples/harbour -n 3 --journals /tmp/games",
                     "cityrules replay /tmp/games/harbour-4p-seed0.json",
                     "cityrules replay /tmp/games/harbour-4p-seed0.json --json | head -5"])

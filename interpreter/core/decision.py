@@ -8,11 +8,12 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Option:
-    """One legal answer: a stable text id (`lot:7`) and a label for people."""
+    """One legal answer: a stable text id (`lot:7`), a label for people, and what it means (`detail`)."""
 
     id: str
     label: str
     value: Any = field(compare=False, default=None)
+    detail: str = field(compare=False, default="")
 
 
 @dataclass(frozen=True)

@@ -119,14 +119,18 @@ class Engine:
         self.runtime.bind(state)
         L = state["stack"][-1][2]
         label_of = self.program.labels[p["spec"]] if self.program.labels else None
+        detail_of = self.program.details[p["spec"]] if self.program.details else None
         for i, s in enumerate(p["seats"]):
             if not p["done"][i]:
                 try:
-                    if label_of is None:
+                    if label_of is None and detail_of is None:
                         choices[s] = tuple(self._option(spec, v, state["names"]) for v in p["options"][i])
-                    else:  # the choice's `label` template, run per option (only when a person looks)
-                        choices[s] = tuple(Option(f"{spec.var}:{spec.ident(v)}", str(label_of(self.runtime, L, s, v)),
-                                                  v) for v in p["options"][i])
+                    else:  # the choice's `label` and `detail` templates, run per option (only when a person looks)
+                        choices[s] = tuple(Option(
+                            f"{spec.var}:{spec.ident(v)}",
+                            spec.label(v, state["names"]) if label_of is None else str(label_of(self.runtime, L, s, v)),
+                            v, "" if detail_of is None else str(detail_of(self.runtime, L, s, v)))
+                            for v in p["options"][i])
                     prompts[s] = prompt_of(self.runtime, L, s)
                 except Exception as err:
                     raise self._locate(err) from err

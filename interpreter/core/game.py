@@ -27,6 +27,22 @@ class FieldSpec:
     ledger: bool
     # A hidden list whose size is public: how many elements (and, nested, how many in each) shows.
     public_size: bool = False
+    # How screens show it: "yes", "no" (left off the main screen) or "count" (a list by its length);
+    # `title` names it there, `text` is the formula that writes it ("" for the value itself).
+    show: str = "yes"
+    title: str = ""
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ScreenSpec:
+    """What the game's files say about its screens beyond each field's own keys (all formulas by name)."""
+
+    notes: tuple[str, ...] = ()      # lines of text, each of no parameter or of the seat looking
+    colour: str = ""                 # a node's colour: a colour name or a seat
+    breakdown: str = ""              # a seat's final score as parts: list of (text, points)
+    legend: str = ""                 # how to read the board's boxes
+    item_text: dict[str, str] = field(default_factory=dict)   # component kind -> how an item is written
 
 
 @dataclass(frozen=True)
@@ -66,6 +82,7 @@ class Game:
     variant: str | None = None
     variants: tuple[str, ...] = ()
     display: dict[str, str] = field(default_factory=dict)
+    screen: ScreenSpec = field(default_factory=ScreenSpec)
     score_field: str | None = None
     rounds_field: str | None = None
     reconstructed_board: bool = False

@@ -78,8 +78,8 @@ class Runtime:
 
     # Fixed attributes: the generated code reads and writes `steps` and the columns very often.
     __slots__ = ("C", "N", "S", "V", "action", "cap", "depth", "engine", "journal", "logged", "logging",
-                 "loop_spans", "names", "new_frame", "node_ids", "nseats", "phases", "pickers", "seats", "specs",
-                 "state", "steps")
+                 "loop_spans", "names", "new_frame", "node_ids", "nseats", "phases", "pickers", "returned", "seats",
+                 "specs", "state", "steps")
 
     def __init__(self, engine: "Engine", pickers: Sequence[Picker] | None = None,
                  journal: list[tuple[int, str]] | None = None, cap: int | None = None, logging: bool = True):
@@ -96,6 +96,9 @@ class Runtime:
         self.steps = STEP_BUDGET
         self.depth = 0
         self.new_frame: list[Any] = []
+        # A phase's `return VALUE` (set by rule code just before its frame is popped, read by the phase
+        # that ran it when that one resumes: nothing runs in between, so it is never part of a state).
+        self.returned: Any = None
         self.nseats = 0
         self.seats: list[int] = []
 

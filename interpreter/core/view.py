@@ -87,6 +87,38 @@ def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dic
     return masked
 
 
+def masked_from_view(engine: Engine, shown: dict[str, Any]) -> dict[str, Any]:
+    """The masked state a seat's view stands for: what `masked_state` gives for that seat, rebuilt
+    from the view alone (a network client has nothing else), for formulas that write screens."""
+    game = engine.game
+
+    def back(f: FieldSpec, value: Any) -> Any:
+        if f.visible == "all":
+            return value
+        if value == HIDDEN or (f.public_size and isinstance(value, list) and value and reveals_nothing(value)):
+            return _masked(f, value)
+        return value
+
+    def column(f: FieldSpec, values: Any, size: int) -> list[Any]:
+        if values == HIDDEN:
+            return [_blank(f.type_text) for _ in range(size)]
+        return [back(f, v) for v in values]
+
+    n = len(shown["names"])
+    state: dict[str, Any] = {
+        "game": shown["game"], "seats": n, "names": list(shown["names"]), "seed": 0, "rng": 0,
+        "seat": {f.name: [back(f, v) for v in shown["seats"][f.name]] for f in game.seat_fields},
+        "global": {f.name: back(f, shown["global"][f.name]) for f in game.global_fields},
+        "node": {f.name: column(f, shown["node"][f.name], len(game.node_ids)) for f in game.node_fields},
+        "components": {kind: {f.name: column(f, shown["components"][kind][f.name],
+                                             len(game.world.components[kind].ids)) for f in fields}
+                       for kind, fields in game.component_fields.items()},
+        "stack": [], "pending": None, "ledger": {}, "log": [], "result": shown["result"],
+        "decisions": shown["decisions"],
+    }
+    return state
+
+
 def _hidden_column(f: FieldSpec, column: list[Any]) -> Any:
     """A hidden node or item field: HIDDEN whole, or each entry's shape when sizes are public."""
     return [shape(v) for v in column] if f.public_size else HIDDEN
@@ -121,6 +153,7 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
         if seat is not None and isinstance(decision, Decision):
             pending["prompt"] = decision.prompt(seat)
             pending["options"] = [(o.id, o.label) for o in decision.options(seat)]
+            pending["details"] = [o.detail for o in decision.options(seat)]
     return {
         "game": state["game"], "seat": seat, "names": list(state["names"]), "seats": seats, "global": glob,
         "node": nodes, "components": components, "log": log, "pending": pending,

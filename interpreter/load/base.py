@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import marshal
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
-
-from collections import Counter
-from collections.abc import Iterable, Sequence
 
 from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
 from ruledsl.provenance import describe, shown
 from ruledsl.types import NONE, Type, type_of_data, unify
-from ruledsl.world import DataSource
+from ruledsl.world import DataSource, NameSet
 
 from .schema_check import check_schema
 from .files import read_game_file, real_folder
@@ -41,15 +40,32 @@ class LoaderBase:
     indexes: dict[str, dict[Any, int]]
     kinds: set[str]
     min_seats: int
+    name_sets: dict[str, NameSet]
 
-    def __init__(self, folder: Path, variant: str | None = None):
+    def __init__(self, folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None):
         self.folder = folder
         self.real_folder = real_folder(folder)
         self.variant = variant
+        # Texts that stand for files of the folder (an editor's unsaved buffers), by resolved path.
+        self.texts = {real_folder(path): text for path, text in (texts or {}).items()}
         self.ability_code: list[AbilityCode] = []
         self.diags = DiagnosticBag()
         self.sources: dict[str, str] = {}
         self._lines: dict[str, list[str]] = {}
+
+    def given_text(self, name: str) -> str | None:
+        """The text given for a file of the game in place of the disk's (see `texts`), or None.
+
+        Only a name that resolves inside the game folder can be given, as only such a file may be
+        read (files.py): a name leading out of it is read, and refused, as always.
+        """
+        if not self.texts:
+            return None
+        try:
+            path = (self.real_folder / name).resolve()
+        except (OSError, RuntimeError):   # a loop of links: reported by the reading
+            return None
+        return self.texts.get(path) if path.is_relative_to(self.real_folder) else None
 
     def shown(self, name: str) -> str:
         """How diagnostics name a file of the game."""
@@ -58,9 +74,14 @@ class LoaderBase:
     def read(self, name: str, limit: int, named_at: Span, missing: str) -> bytes | None:
         """The bytes of a file of the game (at most `limit` + 1), or None after reporting why not.
 
+        A text given for the file (an editor's unsaved buffer) is read in place of the disk's.
+
         `named_at` is where the name is written (where problems are reported); `missing` is the
         message for a file that does not exist.
         """
+        given = self.given_text(name)
+        if given is not None:
+            return given.encode("utf-8", "surrogatepass")[:limit + 1]
         found = read_game_file(self.real_folder, name, limit)
         if isinstance(found, bytes):
             return found
@@ -84,6 +105,10 @@ class LoaderBase:
         if data is not None and not any(d.severity == "error" for d in diags):
             self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
+
+    def check_name(self, ns: NameSet, value: object, where: Span) -> None:
+        """names.py"""
+        raise NotImplementedError
 
     def positions_later(self, shown: str) -> "LaterPositions":
         """Where the values of a YAML file already read are, for a note at a data line."""

@@ -22,7 +22,7 @@ class FieldsMixin(LoaderBase):
         for name, spec in specs.items():
             path = where + (name,)
             try:
-                t = parse_type(spec["type"], self.kinds)
+                t = parse_type(spec["type"], self.kinds, self.name_sets)
             except TypeSyntaxError as err:
                 self.diags.error(pos.nearest(path + ("type",)), "type", str(err))
                 continue
@@ -40,8 +40,16 @@ class FieldsMixin(LoaderBase):
                                  "'public_size' applies to a hidden list: "
                                  + ("this field is visible to all already" if visible == "all" else f"not {an(t)}"),
                                  "declare it on a field with 'visible: owner' or 'visible: nobody' whose type is list[...]")
-            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)))
-            result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size))
+            field = Field(name, t, pos.nearest(path), bool(spec.get("ledger")), visible, pos.span(path + ("type",)),
+                          initial)
+            show = spec.get("show", True)
+            if show == "count" and t.kind != "list":
+                self.diags.error(pos.nearest(path + ("show",)), "schema",
+                                 f"'show: count' shows a list by its length: this field is {an(t)}",
+                                 "write 'show: false' to leave it off the main screen")
+            shown = "count" if show == "count" else ("yes" if show else "no")
+            result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size,
+                                             shown, str(spec.get("title", "")), str(spec.get("text", ""))))
         return result
 
     def convert(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap, index: dict[Any, int]) -> Any:
@@ -67,6 +75,8 @@ class FieldsMixin(LoaderBase):
             return self.indexes[kind][value]
         if kind == "tuple":
             return [self.convert(v, a, path + (i,), pos, index) for i, (v, a) in enumerate(zip(value, t.args))]
+        if t.names:
+            self.check_name(self.name_sets[t.names], value, span)
         if kind == "seat" and value >= self.min_seats:
             self.diags.error(span, "type", f"seat {value} does not exist in a game of {self.min_seats} seats",
                              "seats are numbered from 0")

@@ -7,6 +7,7 @@ this one puts them together in order and builds the `Game`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 from pathlib import Path
 
@@ -21,14 +22,17 @@ from .board import BoardMixin, _edge_columns
 from .bots import BotsMixin, bot_formulas
 from .components import ComponentsMixin
 from .fields import FieldsMixin
+from .names import NamesMixin
 from .games import game_ref, games_root, resolve_game, shipped_games
 from .rules_files import RulesFilesMixin
+from .screen import ScreenMixin, screen_formula_names
 from .tables import TablesMixin
 
 __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game", "shipped_games"]
 
 
-class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesMixin, BotsMixin):
+class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin, RulesFilesMixin, ScreenMixin,
+              BotsMixin):
     def load(self) -> Game | None:
         game_file = self.shown("game.yaml")
         data, pos, _ = self.yaml("game.yaml", "game", Span(game_file, 1, 1), "the game folder has no game.yaml")
@@ -47,6 +51,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
         index = {nid: i for i, nid in enumerate(node_ids)}
         self.indexes: dict[str, dict[Any, int]] = {"node": index}
         kinds = self.components(data, pos)
+        self.name_sets = self.read_names(data, pos)
         state = data.get("state", {})
         for key in state:
             if key not in ("seat", "global", "node") and key not in kinds:
@@ -85,6 +90,7 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                     self.diags.error(table_spans[name], "duplicate",
                                      f"'{name}' is both a table and {an(kind)} field: rename one of them")
         self.apply_variant(data, pos, tables, table_paths)
+        self.check_named_data(self.name_sets, pos, tables, attr_sources, kinds)
         currency = data.get("currency")
         if currency is not None and currency not in seat_fields:
             self.diags.error(pos.nearest(("currency",)), "unknown-field",
@@ -112,13 +118,14 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             components=components,
             table_sources={name: DataSource(value, game_positions, table_paths[name])
                            for name, (_, value) in tables.items()},
-            node_attr_sources=attr_sources)
+            node_attr_sources=attr_sources, name_sets=self.name_sets)
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
             return None
         try:
             program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
-                                           tuple((data.get("display") or {}).values()) + bot_formulas(data),
+                                           tuple((data.get("display") or {}).values()) + screen_formula_names(data)
+                                           + bot_formulas(data),
                                            tuple(self.ability_code))
         except RecursionError:
             # Formulas are checked inside their callers: a very long chain of them runs out of stack.
@@ -140,6 +147,9 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
         places = self.places(data, pos, seat_fields, global_fields)
+        declared = {"seat": seat_fields, "global": global_fields, "node": node_fields, **component_fields}
+        screen = self.screen(data, pos, program, {part: tuple(v[1] for v in fields.values())
+                                                   for part, fields in declared.items()}, set(kinds))
         bots = self.bot_settings(data, pos, program)
         if self.diags.has_errors:
             return None
@@ -153,12 +163,18 @@ class _Loader(BoardMixin, ComponentsMixin, FieldsMixin, TablesMixin, RulesFilesM
             component_places=places,
             score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
-            reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots, sources=self.sources)
+            screen=screen, reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots,
+            sources=self.sources)
 
 
-def check_game(folder: Path, variant: str | None = None) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
-    """Load a game folder and return it with every diagnostic (the game is None on errors)."""
-    loader = _Loader(folder, variant)
+def check_game(folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None
+               ) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
+    """Load a game folder and return it with every diagnostic (the game is None on errors).
+
+    `texts` gives the text of some of the folder's files in place of what is on disk (an editor's
+    unsaved buffers, by path); nothing is written.
+    """
+    loader = _Loader(folder, variant, texts)
     game = loader.load()
     lines: dict[str, list[str]] = {}
 

@@ -56,21 +56,21 @@ def _fast_validator(schema_name: SchemaName) -> Callable[[object], object] | Non
 
     jsonschema's validator is the one that explains errors, but it is slow on big boards and
     card lists. fastjsonschema compiles the schema to Python once; it only knows draft 7, so the
-    schema is translated (see `_draft7`). Only its "valid" answer is used: on any doubt the
+    schema is translated (see `draft7`). Only its "valid" answer is used: on any doubt the
     full validator runs.
     """
     try:
-        draft7 = _draft7(load_schema(schema_name))
-        assert isinstance(draft7, dict)
-        return fastjsonschema.compile(draft7)
+        translated = draft7(load_schema(schema_name))
+        assert isinstance(translated, dict)
+        return fastjsonschema.compile(translated)
     except Exception:  # a schema it cannot compile is simply checked the slow way
         return None
 
 
-def _draft7(schema: object) -> object:
+def draft7(schema: object) -> object:
     """The same schema in draft 7 terms: $defs, prefixItems and $ref with siblings translated."""
     if isinstance(schema, list):
-        return [_draft7(s) for s in schema]
+        return [draft7(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
     out: dict[str, object] = {}
@@ -78,15 +78,15 @@ def _draft7(schema: object) -> object:
         if key in ("$schema", "$id"):
             continue
         if key == "$defs":
-            out["definitions"] = _draft7(value)
+            out["definitions"] = draft7(value)
         elif key == "prefixItems":
-            out["items"] = _draft7(value)
+            out["items"] = draft7(value)
         elif key == "items" and "prefixItems" in schema:
-            out["additionalItems"] = _draft7(value)
+            out["additionalItems"] = draft7(value)
         elif key == "$ref" and isinstance(value, str):
             out[key] = value.replace("#/$defs/", "#/definitions/")
         else:
-            out[key] = _draft7(value)
+            out[key] = draft7(value)
     if "$ref" in out and len(out) > 1:
         # Draft 7 ignores the keywords next to a $ref; 2020-12 applies them all.
         out = {"allOf": [{"$ref": out.pop("$ref")}], **out}

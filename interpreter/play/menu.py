@@ -20,6 +20,8 @@ import re
 import string
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+
 from ..core.decision import Option
 
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -60,21 +62,34 @@ class Menu:
         return Menu(options, "letters", tuple(_letters(k) for k in range(len(options))))
 
     def lines(self, width: int = 100) -> list[str]:
-        """The options as lines, in as many columns as fit: long lists stay on one screen."""
+        """The options as lines, each with what it means (its detail) after a dash, in as many
+        columns as fit `width` without cutting an entry; one entry too long for the screen is
+        wrapped under itself."""
         if self.mode == "names":
-            entries = [f"  {label}" for label in self.keys]
+            keys = [f"  {label}" for label in self.keys]
         else:
             sep = "." if self.mode == "numbers" else ")"
-            entries = [f"{key:>3}{sep} {o.label}" for key, o in zip(self.keys, self.options)]
+            keys = [f"{key:>3}{sep} {o.label}" for key, o in zip(self.keys, self.options)]
+        indent = 8
+        if any(o.detail for o in self.options):
+            pad = min(max(cell_len(k) for k in keys), 32)
+            entries = [(_pad(k, pad) + f" — {o.detail}" if o.detail else k).rstrip()
+                       for k, o in zip(keys, self.options)]
+            # A long detail goes on under itself, when that leaves it room enough.
+            indent = pad + 3 if width - pad - 3 >= 30 else indent
+        else:
+            entries = keys
         if len(entries) <= 12 and self.mode != "names":
-            return entries
-        cell = max(len(e) for e in entries) + 2
+            return [line for e in entries for line in _wrap(e, width, indent)]
+        cell = max(cell_len(e) for e in entries) + 2
         columns = max(1, width // cell)
+        if columns == 1:
+            return [line for e in entries for line in _wrap(e, width, indent)]
         rows = -(-len(entries) // columns)
         out = []
         for r in range(rows):
             row = [entries[c * rows + r] for c in range(columns) if c * rows + r < len(entries)]
-            out.append("".join(e.ljust(cell) for e in row).rstrip())
+            out.append("".join(_pad(e, cell) for e in row).rstrip())
         return out
 
     def hint(self) -> str:
@@ -110,3 +125,33 @@ class Menu:
             return exact[0] if len(exact) == 1 else None
         starts = [o for o in self.options if o.label.lower().startswith(lowered) and not is_number(o.label)]
         return starts[0] if len(starts) == 1 else None
+
+
+def chars_within(text: str, width: int) -> int:
+    """How many of the first characters fit in `width` terminal cells (wide characters take two)."""
+    cells = 0
+    for k, char in enumerate(text):
+        cells += cell_len(char)
+        if cells > width:
+            return k
+    return len(text)
+
+
+def _pad(text: str, width: int) -> str:
+    """`text` followed by spaces up to `width` terminal cells."""
+    return text + " " * max(0, width - cell_len(text))
+
+
+def _wrap(entry: str, width: int, indent: int = 8) -> list[str]:
+    """One option too long for the screen, cut at spaces, the rest indented under it."""
+    if cell_len(entry) <= width or width < indent + 20:
+        return [entry]
+    out = []
+    while cell_len(entry) > width:
+        fit = chars_within(entry, width)
+        cut = entry.rfind(" ", indent + 1, fit)
+        if cut <= indent:
+            cut = max(fit, 1)
+        out.append(entry[:cut].rstrip())
+        entry = " " * indent + entry[cut:].lstrip()
+    return out + [entry]

@@ -2,10 +2,14 @@
 
 Secrets stay with their seat. With several people at one terminal (hot seat) and anything private
 in the game, the keyboard is handed over whenever another person must answer: the screen and its
-scrollback are cleared with the terminal's own sequences, and nothing private is shown before the
-next person has confirmed they are alone. In a secret choice made by several seats at once, the
-bots answer only after every human, and the journal receives the answers only once all are in:
-a journal read during the vote holds nobody's vote.
+scrollback are cleared with the terminal's own sequences, the typing history is forgotten, and
+nothing private is shown before the next person has confirmed they are alone. In a secret choice
+made by several seats at once, the bots answer only after every human, and the journal receives the
+answers only once all are in: a journal read during the vote holds nobody's vote.
+
+The session is the terminal's side of play: it reads what people type, writes screens, hands the
+keyboard over and keeps the journal. What a screen shows is built elsewhere (`screen.Screens`, from
+one seat's view alone); the commands people may type are listed in `commands.COMMANDS`.
 """
 
 from __future__ import annotations
@@ -14,33 +18,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from rich.console import Console
+from rich.text import Text
+
 from ruledsl.printable import printable
 
-from . import render
+from . import commands, explain as X, phases, undo as U
+from .frame import end_lines, question_lines
+from .info import info
 from .menu import Menu, is_number
-from .terminal import clear_screen
+from .palette import DIM, HEADING, NOTE, seat_colour
+from .screen import Screens, wrapped
+from .terminal import Output, clear_screen
 from ..agents import Agent, MCTSAgent, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
 from ..core.engine import Engine
 from ..core.game import Game
-from ..core.journal import Journal, replay
+from ..core.journal import Journal
 from ..core.savefile import FileLock, remove_stale_temps
+from ..core.state import copy_state
 from ..core.view import view
 
-HELP = """Answer with an option as the list shows it: its number, or its name where the options are
-listed by name (a number that is an option's name always means that option). An option's full id
-('kind:housing') or a unique start of its name works too.
-Other commands:
-  board       show the board again
-  log [N]     the last N lines of the game's log (default 20)
-  hint        what the strongest bot would choose here, from what you can see
-  help        this text
-  quit        save and stop (Ctrl-D and Ctrl-C do the same); resume later with the command shown"""
+HELP = commands.help_text()
 
 QUIT = ("quit", "exit", "q")
 MAX_ECHO = 40
 MAX_LOG_LINES = 10_000
 BOT_SAVE_EVERY = 1000
+NEW_LINES_SHOWN = 14
+"""Log lines shown as "since your last turn" above a screen; `log N` shows more."""
 
 
 @dataclass
@@ -55,6 +61,10 @@ class Quit(Exception):
     """The player asked to stop; the session is saved."""
 
 
+class Reload(Exception):
+    """Raised by the input when the game's files changed (play --watch, watch.py): saved, passed on."""
+
+
 def has_secrets(game: Game) -> bool:
     """True when some seat may know what another may not: private seat fields or secret choices."""
     return any(f.visible != "all" for f in game.seat_fields) or any(c.secret for c in game.program.chooses)
@@ -67,17 +77,23 @@ def echo(text: str) -> str:
 
 
 class Session:
-    """Runs a game between the terminal's humans and bots, journaling every choice."""
+    """Runs a game between the terminal's humans and bots, journaling every choice.
+
+    `read` gives one typed line for a prompt (a `terminal.LineReader` adds editing, history and
+    completion); `write` takes plain text, or `console` (a rich Console) takes styled screens;
+    `width` overrides the width screens are laid out in.
+    """
 
     def __init__(self, engine: Engine, journal: Journal, seats: list[Seat], save_path: Path,
                  read: Callable[[str], str] = input, write: Callable[[str], None] = print,
-                 clear: Callable[[], None] = clear_screen, cap: int = DEFAULT_CAP):
+                 clear: Callable[[], None] = clear_screen, cap: int = DEFAULT_CAP,
+                 console: Console | None = None, width: int | None = None):
         self.engine = engine
         self.journal = journal
         self.seats = seats
         self.save_path = save_path
         self.read = read
-        self.write = write
+        self.out = Output(write, console, width)
         self.clear = clear
         self.cap = cap
         # make_agent refuses a name that is not a bot (UnknownBot, a ValueError, says which).
@@ -87,15 +103,33 @@ class Session:
         self.hot_seat = len(self.humans) > 1 and has_secrets(engine.game)
         # The human who has the keyboard: nobody yet at a hot seat, else the only human.
         self.at_keyboard: int | None = None if self.hot_seat or not self.humans else self.humans[0]
-        self.state = replay(engine, journal)
+        self.screens = Screens(engine)
+        # Per journal choice: the seat, if it answered a secret choice (for undo), else None.
+        self.secret_answers: list[int | None] = []
+        self.marks: list[X.Mark] = []       # the table at each decision (for explain)
+        self.state = self._replay()
         self.shown_log: dict[int | None, int] = {}
+        self.seen: dict[int, dict[str, Any]] = {}   # each seat's view at its last prompt
+        self.checkpoints: list[U.Checkpoint] = []
         # Answers to a secret choice several seats make at once: journaled when the last is in.
         self.held: list[tuple[int, str]] = []
         self.unsaved = 0  # choices in the journal not yet written to its file
 
-    def say(self, text: str) -> None:
-        """Print text that may hold rule-file, journal or typed content: control characters escaped."""
-        self.write(printable(text, newlines=True))
+    # ------------------------------------------------------------------ output
+    def say(self, text: str, wrap: bool = True) -> None:
+        """Print text that may hold rule-file, journal or typed content: control characters escaped,
+        long lines cut at spaces to fit the terminal (not with `wrap=False`: a command to copy)."""
+        if wrap:
+            self.show_lines([Text(line) for line in printable(text, newlines=True).split("\n")])
+        else:
+            self.out.line(printable(text, newlines=True))
+
+    def show_lines(self, lines: list[Text]) -> None:
+        """Print lines built by the screens (their texts are escaped where they are made); a line
+        too long for the terminal is cut at spaces, the rest indented under it."""
+        width = self.out.width
+        self.out.lines([part for line in lines
+                        for part in wrapped(line, width, len(line.plain) - len(line.plain.lstrip()) + 4)])
 
     def ask_line(self, prompt: str) -> str:
         """One typed line; end of input or Ctrl-C stops the session (saved)."""
@@ -103,6 +137,22 @@ class Session:
             return self.read(printable(prompt))
         except (EOFError, KeyboardInterrupt):
             raise Quit() from None
+
+    # ------------------------------------------------------------------ the table's loop
+    def _replay(self) -> dict[str, Any]:
+        """The journal's game replayed, marking each decision for explain and undo's checks."""
+        engine = self.engine
+        state = engine.new_game(self.journal.seats, self.journal.seed, self.journal.names)
+        for seat, option in self.journal.choices:
+            self._before_answer(state, seat)
+            engine.apply_inplace(state, option, seat)
+        return state
+
+    def _before_answer(self, state: dict[str, Any], seat: int) -> None:
+        """Note, before `seat` answers, what explain and undo need to know later."""
+        self.marks.append(X.mark(self.engine.game, state))
+        spec = self.engine.program.chooses[state["pending"]["spec"]]
+        self.secret_answers.append(seat if spec.secret else None)
 
     def run(self) -> dict[str, Any]:
         """Play until the game ends, a human quits or the decision cap is reached; returns the last state."""
@@ -120,6 +170,9 @@ class Session:
                     self.stop_unfinished()
                     return self.state
                 self.step()
+        except Reload:
+            self.save()
+            raise
         except (Quit, KeyboardInterrupt):
             self.save()
             if self.hot_seat:
@@ -128,7 +181,9 @@ class Session:
             if self.held:
                 note = ("\n(The answers already given to the secret choice in progress are not saved, so that "
                         "the file reveals none of them: they are asked again.)")
-            self.say(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}{note}")
+            self.say(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}", wrap=False)
+            if note:
+                self.say(note)
             return self.state
         self.save()
         self.show_end()
@@ -145,10 +200,14 @@ class Session:
         first, then = (humans, bots) if decision.secret else (bots, humans)
         seat = (first or then)[0]
         if seat in self.bots:
-            option = self.engine.option_id(self.state, seat, self.bots[seat].pick(self.engine, self.state, seat))
+            option: str | None = self.engine.option_id(self.state, seat,
+                                                       self.bots[seat].pick(self.engine, self.state, seat))
         else:
             option = self.ask(seat, decision)
+        if option is None:
+            return  # taken back: the table is as it was before, and the question comes again
         collecting = self.state["pending"]
+        self._before_answer(self.state, seat)
         self.engine.apply_inplace(self.state, option, seat)
         if decision.secret and decision.simultaneous and self.state["pending"] is collecting:
             self.held.append((seat, option))  # others are still choosing: the file must not show it
@@ -162,10 +221,14 @@ class Session:
         if seat not in self.bots or self.unsaved >= BOT_SAVE_EVERY:
             self.save()
 
+    # ------------------------------------------------------------------ people
     def hand_over(self, seat: int) -> None:
         """Clear everything the previous person saw, and wait until `seat`'s player is alone."""
         name = self.seats[seat].name
         self.clear()
+        forget = getattr(self.read, "forget", None)
+        if forget is not None:
+            forget()  # the previous person's answers must not come back with the Up key
         self.say(f"=== {name}'s turn. Hand the keyboard to {name}; everybody else, look away. ===")
         while True:
             text = self.ask_line(f"{name}, press Enter when only you can see the screen. ")
@@ -178,40 +241,68 @@ class Session:
             self.say("  What you typed was not used: your options come after this. Press Enter alone.")
         self.at_keyboard = seat
 
-    def ask(self, seat: int, decision: Decision) -> str:
-        """Show a human their view and read their answer until it is a legal option."""
+    def ask(self, seat: int, decision: Decision) -> str | None:
+        """Show a human their screen and read their answer until it is a legal option (None: the
+        person took their previous choice back, and the table is as it was then)."""
         if self.unsaved:
             self.save()
         if self.hot_seat and seat != self.at_keyboard:
             self.hand_over(seat)
+        self.checkpoint(seat)
         name = self.seats[seat].name
-        self.show(seat)
         menu = Menu.of(decision.options(seat))
-        self.say(f"\n{name}: {decision.prompt(seat)}" + ("  (secret)" if decision.secret else ""))
-        if menu.mode == "names":
-            self.say("(type an option as it is shown)")
-        self.say("\n".join(menu.lines()))
+        self.show(seat)
+        self.seen[seat] = view(self.engine, self.state, seat)
+        self.question(seat, decision, menu)
+        offer = getattr(self.read, "offer", None)
+        if offer is not None:
+            offer(list(menu.keys) + [o.label for o in menu.options] + commands.command_names())
         while True:
             text = self.ask_line(f"{name}> ")
-            command = text.strip().lower()
-            if command in QUIT:
-                raise Quit()
-            if command in ("help", "?", "h"):
-                self.say(HELP)
-                continue
-            if command == "board":
-                self.show(seat, log_lines=0)
-                continue
-            if command == "log" or command.startswith("log "):
-                self.show_log(seat, command[3:].strip())
-                continue
-            if command == "hint":
-                self.say(self.hint(seat, menu))
+            found = commands.find(text)
+            if found is not None:
+                command, argument = found
+                if command.run(self, seat, menu, argument):
+                    return None
+                self.question(seat, decision, menu)
                 continue
             option = menu.parse(text)
             if option is not None:
                 return option.id
-            self.say(f"  '{echo(text)}' is not one of the options: {menu.hint()}, or 'help'.")
+            near = commands.near_miss(text)
+            self.say(f"  '{echo(text)}' is not one of the options: {menu.hint()}, or 'help'."
+                     + (f" (A command? {near})" if near else ""))
+
+    def question(self, seat: int, decision: Decision, menu: Menu) -> None:
+        """The question and its options, laid out for the screen's width."""
+        self.show_lines(question_lines(decision, seat, self.seats[seat].name, self.out.width))
+
+    def show(self, seat: int, log_lines: int = NEW_LINES_SHOWN, everything: bool = False) -> None:
+        """The seat's screen: the log lines it has not seen, then the board, fields, seats and notes,
+        with what changed since its last turn marked."""
+        v = view(self.engine, self.state, seat)
+        seen = self.shown_log.get(seat, 0)
+        new = v["log"][seen:] if log_lines else []
+        self.say("")
+        if new:
+            lines = [Text("Since your last turn:" if seen else "So far:", style=HEADING)]
+            if len(new) > log_lines:
+                lines.append(Text(f"  ({len(new) - log_lines} earlier lines: type 'log {len(new)}')", style=DIM))
+            lines += [Text("  " + printable(line)) for line in new[-log_lines:]]
+            self.show_lines(lines)
+        self.shown_log[seat] = len(v["log"])
+        self.show_lines(self.screens.main(v, seat, self.seen.get(seat), self.out.width, everything))
+
+    # ------------------------------------------------------------------ commands
+    def cmd_board(self, seat: int, argument: str) -> bool:
+        """`board` / `board all`."""
+        self.show(seat, log_lines=0, everything=argument.strip().lower() == "all")
+        return False
+
+    def cmd_hint(self, seat: int, menu: Menu) -> bool:
+        """`hint`."""
+        self.say(self.hint(seat, menu))
+        return False
 
     def hint(self, seat: int, menu: Menu, shown: int = 3) -> str:
         """What the strongest bot would choose for this seat, searched from the seat's own view.
@@ -223,13 +314,14 @@ class Session:
         found = advisor.search(self.engine, self.state, seat)
         lines = [f"  hint: the mcts bot ({advisor.budget} playouts from what you can see) would choose:"]
         for o in found[:shown]:
-            option = f"{menu.keys[o.index]}. {menu.options[o.index].label}" if menu.mode != "names" \
+            option = f"{menu.keys[o.index]}. {printable(menu.options[o.index].label)}" if menu.mode != "names" \
                 else menu.keys[o.index]
             lines.append(f"    {option:<28} about {o.win_chance:.0%} to win ({o.visits} playouts)")
         return "\n".join(lines)
 
-    def show_log(self, seat: int, count: str) -> None:
+    def cmd_log(self, seat: int, count: str) -> bool:
         """`log N`: the last N lines this seat may read."""
+        count = count.strip()
         if not count:
             n = 20
         elif is_number(count) and not count.startswith("-") and len(count) <= 6 and int(count) > 0:
@@ -237,42 +329,102 @@ class Session:
         else:
             self.say(f"  log takes a number of lines from 1 to {MAX_LOG_LINES}, e.g. 'log 30' "
                      f"(not '{echo(count)}').")
-            return
+            return False
         self.say("\n".join(view(self.engine, self.state, seat)["log"][-n:]))
+        return False
 
-    def show(self, seat: int, log_lines: int = 12) -> None:
-        """The seat's view: the log lines it has not seen, the board, the seats and public facts."""
+    def cmd_info(self, seat: int, name: str) -> bool:
+        """`info NAME`."""
+        self.show_lines(info(self.screens, view(self.engine, self.state, seat), name[:200], self.out.width))
+        return False
+
+    def cmd_explain(self, seat: int) -> bool:
+        """`explain`: the last change of the scores, event by event."""
+        self.show_lines(X.explain(self.engine, self.state, self.marks, seat))
+        return False
+
+    def cmd_rules(self, seat: int) -> bool:
+        """`rules`: the current phase in the words of the rules files."""
+        self.show_lines(phases.where(self.engine.game, self.state))
+        return False
+
+    def cmd_score(self, seat: int) -> bool:
+        """`score`: each seat's scored fields, and for a ledger what was paid and gained so far."""
         v = view(self.engine, self.state, seat)
-        seen = self.shown_log.get(seat, 0)
-        new = v["log"][seen:] if log_lines else []
-        if new:
-            self.say("\n".join("  " + line for line in new[-log_lines:]))
-        self.shown_log[seat] = len(v["log"])
-        self.say("")
-        badges = render.display_badges(self.engine, self.state, seat)
-        self.say(render.board(self.engine.game, v, badges))
-        self.say(render.public_globals(self.engine.game, v))
-        self.say(render.seats_table(self.engine.game, v, seat))
+        fields = X.scored_fields(self.engine.game)
+        if not fields:
+            self.say("  This game keeps no score that everybody sees.")
+            return False
+        lines = []
+        for i, name in enumerate(v["names"]):
+            line = Text("  ")
+            line.append(printable(name), style=seat_colour(i))
+            for f in fields:
+                line.append(f"  {f.name} {v['seats'][f.name][i]}")
+                ledger = self.state["ledger"].get(f.name)
+                if ledger is not None:
+                    line.append(f" (+{ledger[1][i]} gained, -{ledger[0][i]} paid)", style=DIM)
+            lines.append(line)
+        self.show_lines(lines)
+        return False
 
+    def checkpoint(self, seat: int) -> None:
+        """Keep the table as it is before `seat` answers, so that the answer can be taken back."""
+        if len(self.humans) != 1:
+            return  # with other people at the table nothing is ever taken back: keep nothing
+        self.checkpoints.append(U.Checkpoint(seat, copy_state(self.state), len(self.journal.choices),
+                                             list(self.held), view(self.engine, self.state, seat),
+                                             len(self.secret_answers), len(self.marks)))
+        del self.checkpoints[:-U.MAX_CHECKPOINTS]
+
+    def cmd_undo(self, seat: int) -> bool:
+        """`undo`: back to before this seat's previous answer, unless it has learnt something since."""
+        others = [printable(self.seats[i].name) for i in self.humans if i != seat]
+        if others:
+            self.say(f"  Undo refused: {', '.join(others)} also play{'s' if len(others) == 1 else ''} at this "
+                     "table: a choice can be taken back only when all the other seats are bots.")
+            return False
+        # The last checkpoint is the question being asked now; the one before, the last answer.
+        if len(self.checkpoints) < 2:
+            self.say("  Nothing to take back: this is your first choice (or the oldest one kept).")
+            return False
+        now, then = self.checkpoints[-1], self.checkpoints[-2]
+        since = [s for s in self.secret_answers[then.secret_flags + 1:] if s is not None and s != seat]
+        why = U.refusal(self.engine, then, self.state, now.view, since)
+        if why is not None:
+            self.say(f"  Undo refused: {why}.")
+            return False
+        self.checkpoints.pop()  # the question now is asked no more
+        self.checkpoints.pop()  # the question then is asked again, and kept again when it is
+        self.state = then.state
+        del self.journal.choices[then.choices:]
+        self.held = list(then.held)
+        del self.secret_answers[then.secret_flags:]
+        del self.marks[then.marks:]
+        self.shown_log[seat] = len(view(self.engine, self.state, seat)["log"])
+        self.save()
+        self.say("  Taken back: you are asked again.")
+        return True
+
+    # ------------------------------------------------------------------ the end
     def show_end(self) -> None:
-        """The final log lines, the winners and the seed (no longer a secret once the game is over)."""
+        """The final screen (everything public), each seat's score part by part, the winners, and
+        the seed (no longer a secret once the game is over)."""
         if self.hot_seat:
             self.clear()
         v = view(self.engine, self.state, None)
-        self.say("\n".join("  " + line for line in v["log"][-20:]))
-        result = self.engine.result(self.state)
-        self.say("\nGame over.")
-        for fname, values in result.scores.items():
-            self.say(f"  {fname}: " + ", ".join(f"{self.seats[i].name} {x}" for i, x in enumerate(values)))
-        self.say("  Winner(s): " + ", ".join(self.seats[i].name for i in result.winners))
+        seen = min(self.shown_log.values(), default=0)
+        self.say("\n".join("  " + line for line in v["log"][max(seen, len(v["log"]) - 20):]))
+        self.show_lines(self.screens.main(v, None, None, self.out.width))
+        self.show_lines(end_lines(self.engine, self.state, self.screens, self.marks))
         self.say(f"Seed: {self.journal.seed}.  Journal: {self.save_path}  "
-                 f"(replay it with: cityrules replay {self.save_path})")
+                 f"(replay it with: cityrules replay {self.save_path})", wrap=False)
 
     def stop_unfinished(self) -> None:
         """The decision cap is reached: save and say so; a game that never ends must not hang."""
         self.save()
-        self.say(f"\nThe game did not end within {self.cap} decisions: stopped, unfinished, and saved.\n"
-                 f"Resume with:  cityrules play --resume {self.save_path} --cap {self.cap * 2}")
+        self.say(f"\nThe game did not end within {self.cap} decisions: stopped, unfinished, and saved.")
+        self.say(f"Resume with:  cityrules play --resume {self.save_path} --cap {self.cap * 2}", wrap=False)
 
     def save(self) -> None:
         """Write the journal; a session killed at any moment resumes from it."""

@@ -6,10 +6,12 @@ display formula that cannot be built is found before anyone sits down to play. T
 ones `cityrules simulate` uses with the same seeds, so `simulate -n 1 --players P --seed S` plays
 the very same game.
 
-Screens are what the terminal session shows, made by the same functions (`render`, the session's
-option list): at each decision, the deciding seat's view, the board, the seats and the options;
-at the end, the final view and the result. They are built for the first `SCREEN_DECISIONS`
-decisions of a game; prompts and labels are built for every decision.
+Screens are what the terminal session shows, made by the same functions (play/frame.py): at each
+decision, the deciding seat's screen (board, fields, seats, notes, changes since its last screen)
+and its question with the options' labels and details; at the end, the final screen, the result
+and each seat's score part by part. They are built for the first `SCREEN_DECISIONS`
+decisions of a game (all of the first SCREEN_ALL, then every SCREEN_EVERY-th); prompts and labels
+are built for every decision.
 """
 
 from __future__ import annotations
@@ -22,17 +24,23 @@ from typing import Any, Callable
 from ruledsl.compiler import MODULE_NAME
 from ruledsl.diagnostics import Severity, Span
 
-from . import render
+from .frame import seat_screen
 from .menu import Menu
+from .screen import ScreenError, Screens
 from ..agents import RandomAgent, bot_seed
 from ..core.decision import Decision
 from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..core.state import default_names
-from ..core.view import masked_state, view
+from ..core.view import view
 
 SCREEN_DECISIONS = 2_000
-"""Decisions of a game for which the full screen is drawn (prompts and labels are built for all)."""
+"""Decisions of a game for which full screens are drawn (prompts and labels are built for all)."""
+SCREEN_ALL = 40
+SCREEN_EVERY = 8
+"""The full screen is drawn at each of a game's first SCREEN_ALL decisions, then at every
+SCREEN_EVERY-th (and at the end): a screen costs ten times a decision, and validate's trial games
+have a second of CPU time."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +90,7 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, deadline: float 
                 return finding("no-end", f"the game did not end in the time allowed ({made:,} decisions played)",
                                None, made, "warning")
             seat = engine.first_open_seat(state)
-            shows.decision(state, seat, full=made < screens)
+            shows.decision(state, seat, full=made < screens and (made < SCREEN_ALL or made % SCREEN_EVERY == 0))
             k = bots[seat].pick(engine, state, seat)
             engine.apply_index(state, seat, k)
         shows.end(state)
@@ -99,6 +107,8 @@ class _Screens:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.game = engine.game
+        self.screens = Screens(engine, strict=True)   # a failing screen formula raises ScreenError
+        self.seen: dict[int | None, dict[str, Any]] = {}   # each seat's view at its last screen
 
     def decision(self, state: dict[str, Any], seat: int, full: bool) -> None:
         """The prompts and option labels of every open seat; with `full`, the deciding seat's screen."""
@@ -114,39 +124,17 @@ class _Screens:
             self.screen(state, seat)
 
     def screen(self, state: dict[str, Any], seat: int | None) -> None:
-        """What the session shows a seat: its log, the board, the public facts, the seats."""
-        game = self.game
+        """What the session shows a seat (frame.seat_screen: the board, fields, seats, notes, its
+        question; at the end, the scores part by part), built with the game's formulas checked."""
+        before = self.seen.get(seat)
         v = self.shown("the seat's view", None, lambda: view(self.engine, state, seat))
-        badges = self.shown("the board's display formulas", None,
-                            lambda: render.display_badges(self.engine, state, seat))
-        if badges is None and game.display:
-            self.display_failure(state, seat)
-        self.shown("the board drawing", None, lambda: render.board(game, v, badges))
-        self.shown("the public fields", None, lambda: render.public_globals(game, v))
-        self.shown("the seats' fields", None, lambda: render.seats_table(game, v, seat))
+        self.shown("the seat's screen", None,
+                   lambda: seat_screen(self.engine, state, seat, 80, before, self.screens, seen=v))
+        self.seen[seat] = v
 
     def end(self, state: dict[str, Any]) -> None:
-        """The last screen: everything public, and the result with the seats' names."""
+        """The last screen: everything public, the result and each seat's score part by part."""
         self.screen(state, None)
-        result = self.shown("the result", None, lambda: self.engine.result(state))
-        names = state["names"]
-        self.shown("the final scores", None, lambda: [", ".join(f"{names[i]} {x}" for i, x in enumerate(values))
-                                                     for values in result.scores.values()])
-        self.shown("the winners' names", None, lambda: [names[i] for i in result.winners])
-
-    def display_failure(self, state: dict[str, Any], seat: int | None) -> None:
-        """display_badges hides a failing display formula (the board falls back to its plain
-        drawing): run the formulas again to say which one fails, and where."""
-        engine = self.engine
-        runtime = engine.runtime
-        runtime.bind(masked_state(engine, state, seat))
-        for key, name in self.game.display.items():
-            formula = engine.program.formulas[name][0]
-            for i in range(len(self.game.node_ids)):
-                try:
-                    formula(runtime, i)
-                except Exception as err:
-                    raise _ScreenFailed(f"the display {key} formula '{name}'", self.rule_span(err), err) from err
 
     def shown(self, what: str, span: Span | None, build: Callable[[], Any]) -> Any:
         """`build()`, whose failure is a finding about `what` (rule errors pass through as they are)."""
@@ -154,6 +142,8 @@ class _Screens:
             return build()
         except (RuleError, KeyboardInterrupt):
             raise
+        except ScreenError as err:  # one of the game's screen formulas: say which, and where it fails
+            raise _ScreenFailed(err.what, self.rule_span(err.error) or span, err.error) from err
         except Exception as err:
             raise _ScreenFailed(what, self.rule_span(err) or span, err) from err
 

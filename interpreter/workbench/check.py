@@ -147,11 +147,17 @@ class _Checker:
                 return
             raise Problem(y.span, "unknown-name", f"'{text}' is not an option id (NAME:VALUE)",
                           "options are checked by id, like kind:housing")
-        prefix = text.split(":", 1)[0]
+        prefix, value = text.split(":", 1)
         if prefix not in self.decisions:
             raise Problem(y.span, "unknown-name", f"no decision '{prefix}' in the rules: '{text}' is never offered",
                           did_you_mean(prefix, self.decisions) or "an option id starts with the name of a "
                           "choose variable: " + ", ".join(self.decisions))
+        # The names the rules' checks know the options of this decision to be (texts only).
+        names = self.game.program.option_names.get(prefix)
+        if names is not None and value not in names:
+            ids = [f"{prefix}:{n}" for n in names]
+            raise Problem(y.span, "unknown-value", f"'{text}' is never offered: the options of '{prefix}' are "
+                          "among " + ", ".join(ids), did_you_mean(text, ids))
 
     def _expect(self, key: str, part: Y) -> Iterator[Problem]:
         if key == "decision":

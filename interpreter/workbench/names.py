@@ -199,6 +199,9 @@ class Names:
             if v in ("yes", "no"):
                 return v == "yes"
         if kind == "str" and isinstance(v, str):
+            declared = self.game.world.name_sets.get(t.names)
+            if declared is not None and v not in declared.values:
+                raise Problem(y.span, "unknown-value", *declared.missing(v))
             return v
         if kind == "seat":
             return self.seat_of(y)

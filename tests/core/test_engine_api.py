@@ -45,7 +45,7 @@ def test_votes_are_secret_and_simultaneous(engine: Engine) -> None:
     # Another seat's view says who answered, never what.
     v = view(engine, state, 0)
     assert v["pending"]["answered"] == [2]
-    assert set(v["pending"]) == {"waiting_for", "answered", "prompt", "options"}
+    assert set(v["pending"]) == {"waiting_for", "answered", "prompt", "options", "details"}  # (the viewer's own)
     assert "stack" not in v and "answers" not in str(v)
     with pytest.raises(NotYourTurn):
         engine.apply(state, d.options(2)[0].id, 2)

@@ -30,7 +30,7 @@ def _answer(screen: bytes) -> bytes:
 
 @pytest.mark.parametrize("game, seats, private", [
     ("downtown", "human,human,bot", [b"(secret)", b"your vote?"]),
-    ("london", "human,human", [b"hand: ", b"Your action"]),
+    ("london", "human,human", [b"Your hand (", b"Your action"]),
 ])
 def test_hand_over_clears_screen_and_scrollback_and_shows_nothing_before_confirmation(
         tmp_path: Path, game: str, seats: str, private: list[bytes]) -> None:

@@ -46,3 +46,33 @@ def test_a_mistake_in_a_label_is_reported_where_it_is_written(tmp_path: Path) ->
                                "    end winners seats\n")
     [d] = errors(diags)
     assert d.code == "unknown-name" and (d.span.line, d.span.column) == (2, 53)  # the y inside the label
+
+
+DETAILED = """
+formula cost(n: int) = n * 3
+
+phase main:
+    choose n from [1, 2] by seats[0] "How many?" detail "costs {cost(n)}"
+    choose pile from [-1, 0] by seats[1] "Which pile?" label "{'new' if pile < 0 else 'old'}" detail "pile {pile}"
+    log "{n} {pile}"
+    end winners seats
+"""
+
+
+def test_detail_says_what_an_option_means_while_its_label_and_id_stay_as_typed(tmp_path: Path) -> None:
+    s = stmt('choose x from [1, 2] by seats[0] "Pick" label "option {x}" detail "worth {x * 2}"')
+    assert isinstance(s, A.Choose) and s.detail is not None and s.label is not None
+    assert isinstance(stmt('choose x from [1, 2] by seats[0] "Pick" detail "worth {x}"'), A.Choose)
+    assert isinstance(stmt("let detail = 3"), A.Let)
+    e = engine(tmp_path, DETAILED.replace("'new' if pile < 0 else 'old'", "pile"), seats=(2, 2))
+    state = e.new_game(2, 1)
+    d = e.pending(state)
+    assert isinstance(d, Decision)
+    # Without a label, the option reads as its value (so '2' still names it), with its detail beside it.
+    assert [(o.id, o.label, o.detail) for o in d.options(0)] == [("n:1", "1", "costs 3"), ("n:2", "2", "costs 6")]
+    state = e.apply(state, "n:2", 0)
+    d = e.pending(state)
+    assert isinstance(d, Decision)
+    assert [(o.label, o.detail) for o in d.options(1)] == [("-1", "pile -1"), ("0", "pile 0")]
+    state = e.apply(state, "pile:0", 1)
+    assert state["log"][-1]["text"] == "2 0"

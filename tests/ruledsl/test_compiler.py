@@ -683,10 +683,12 @@ def test_break_inside_a_loop_is_fine(tmp_path: Path) -> None:
     assert diags == [] and game is not None
 
 
-def test_phase_return_takes_no_value(tmp_path: Path) -> None:
-    d = the_error(tmp_path, main("    return 1\n"), "return-value")
-    assert pos(d) == (RULES_FILE, 2, 12)
-    assert d.hint is not None and "formula" in d.hint
+def test_a_phase_that_gives_back_a_value_gives_one_at_every_return(tmp_path: Path) -> None:
+    rules = main("    let n = run pick(1)\n    log \"{n}\"\n") + (
+        "phase pick(k: int):\n    if k > 0:\n        return k\n    return\n")
+    d = the_error(tmp_path, rules, "return-value")
+    assert pos(d) == (RULES_FILE, 8, 5)
+    assert "'pick' gives back a value" in d.message
 
 
 def test_choose_with_a_seat_loop_variable_in_the_prompt(tmp_path: Path) -> None:

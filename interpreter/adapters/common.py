@@ -1,0 +1,111 @@
+"""What both research interfaces share: the engine of a game, the size of its action space, returns.
+
+Actions are option indexes: action k answers a decision with its k-th legal option, in the order
+the engine lists them (the order of the rules' option list). The option ids say what each index
+means at a given decision (`lot:7`, `count:2`); the same index means different things at
+different decisions, as in OpenSpiel's own games, and a mask says which indexes are legal.
+
+No rule file says how many options a decision may offer (they are computed while playing), so
+the fixed size of the action space is found by a seeded survey: random games are played at the
+requested number of seats and the largest option count seen, with a margin, is the size. The
+same survey bounds the number of chance outcomes and the length of a game. A decision that offers
+more options than the space holds raises ActionSpaceTooSmall, which says what to pass instead;
+`max_actions=` sets the size by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.engine import Engine
+from ..core.game import Game
+from ..load.loader import load_game
+
+SURVEY_GAMES = 8
+MARGIN = 2            # the survey's largest figures are doubled: a game not surveyed may go further
+
+
+class ActionSpaceTooSmall(ValueError):
+    """A decision offers more options than the fixed action space holds."""
+
+
+def engine_of(game: str | Path | Game | Engine, variant: str | None = None) -> Engine:
+    """An engine of its own for a shipped game's name, a game folder, a loaded game or an engine's game."""
+    if isinstance(game, Engine):
+        return Engine(game.game)
+    if isinstance(game, Game):
+        return Engine(game)
+    return Engine(load_game(str(game), variant))
+
+
+def check_players(engine: Engine, players: int | None) -> int:
+    """The number of seats to play (the game's smallest when not given), checked against the game."""
+    g = engine.game
+    players = g.min_seats if players is None else players
+    if not g.min_seats <= players <= g.max_seats:
+        raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, not {players}")
+    return players
+
+
+class _Recorder:
+    """A chance hook that leaves every outcome as drawn and remembers the sizes: faces and shuffles."""
+
+    def __init__(self) -> None:
+        self.largest = 0
+        self.count = 0
+
+    def roll(self, faces: list[Any], k: int) -> int:
+        self.largest = max(self.largest, len(faces))
+        self.count += 1
+        return k
+
+    def shuffled(self, state: dict[str, Any], items: list[Any]) -> None:
+        self.largest = max(self.largest, len(items))
+        self.count += max(0, len(items) - 1)
+
+
+@dataclass(frozen=True)
+class Survey:
+    """The largest figures seen in seeded random games, each with the margin applied."""
+
+    options: int          # options of one decision
+    chance_outcomes: int  # faces of a roll, or elements of a shuffled list
+    decisions: int        # answers in one game
+    chance_steps: int     # chance outcomes drawn in one game (a shuffle of n elements draws n - 1)
+
+
+def survey(engine: Engine, players: int, seed: int = 0, games: int = SURVEY_GAMES) -> Survey:
+    """Play seeded random games and return the largest option count, chance sizes and lengths, doubled."""
+    recorder = _Recorder()
+    probe = Engine(engine.game)
+    probe.chance = recorder
+    options = decisions = steps = 0
+    for n in range(games):
+        pick = random.Random(seed * 1_000_003 + n)
+        recorder.count = 0
+        state = probe.new_game(players, seed + n)
+        while state["result"] is None:
+            seat = probe.first_open_seat(state)
+            count = probe.option_count(state, seat)
+            options = max(options, count)
+            probe.apply_index(state, seat, pick.randrange(count))
+        decisions = max(decisions, state["decisions"])
+        steps = max(steps, recorder.count)
+    return Survey(max(2, options * MARGIN), max(2, recorder.largest * MARGIN), max(1, decisions * MARGIN),
+                  steps * MARGIN)
+
+
+def too_many(count: int, size: int) -> ActionSpaceTooSmall:
+    """The error for a decision with more options than the action space."""
+    return ActionSpaceTooSmall(f"this decision offers {count} options, more than the action space's {size}: "
+                               f"pass max_actions={count} (or more)")
+
+
+def win_returns(state: dict[str, Any]) -> list[float]:
+    """Each seat's return: 1 for a winner, 0 otherwise (and 0 for all in a game cut short)."""
+    result = state["result"]
+    winners = set(result["winners"]) if result else set()
+    return [1.0 if s in winners else 0.0 for s in range(state["seats"])]

@@ -1,0 +1,342 @@
+"""Any game folder as an OpenSpiel game: `load(game, players=K)` registers a Python game with pyspiel.
+
+- Players are the seats. An action is an option index (see `common`); simultaneous choices are
+  asked one seat after another, a later seat never seeing an earlier answer until all are in.
+- Chance is explicit: every roll is a chance node with one outcome per face, every shuffle of n
+  elements is n - 1 chance nodes (the steps of a Fisher-Yates shuffle, i + 1 outcomes at step i),
+  all uniform. The engine draws chance inside running rules, where it cannot pause, so the state
+  replays the run from the last decision with the outcomes chosen so far, through the engine's
+  chance hook (`Engine.chance`); the hook stops the run at the first outcome not chosen yet.
+- Information state strings are built from the seat's view only (`interpreter.core.view.view`),
+  with the seat's own past answers; observation strings from the view alone. `resample_from_infostate`
+  (used by OpenSpiel's IS-MCTS bot) draws a full state from the seat's information set with
+  `interpreter.agents.determinize`, so the bot never reads the real state's hidden parts.
+- Returns: 1 to each winner, 0 to the others. A game still running after the surveyed bound on its
+  length is cut short as terminal with no winner (see `common.survey`).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pyspiel
+
+from ..agents.determinize import InfoSet, sampler
+from ..core.engine import Engine
+from ..core.game import Game
+from ..core.state import copy_state
+from ..core.view import view as seat_view
+from ..load.games import game_ref
+from .common import check_players, engine_of, survey, too_many, win_returns
+
+_REGISTERED: dict[str, type["CityrulesGame"]] = {}
+# Per registered game: the bots' information sets (their walk over the fields prepared once).
+_INFOSETS: dict[str, Callable[[dict[str, Any], int], InfoSet]] = {}
+
+
+class _NeedChance(BaseException):
+    """Stops a replayed run at a chance outcome not chosen yet.
+
+    A BaseException, so that the engine's handlers of rule errors (which catch Exception) let it
+    through to the state that replays the run.
+    """
+
+    def __init__(self, outcomes: int):
+        super().__init__(outcomes)
+        self.outcomes = outcomes
+
+
+class _Replay:
+    """An engine chance hook that gives the outcomes chosen so far, then stops at the next one."""
+
+    def __init__(self, forced: list[int]):
+        self.forced = forced
+        self.used = 0
+
+    def _next(self, outcomes: int) -> int:
+        if self.used == len(self.forced):
+            raise _NeedChance(outcomes)
+        self.used += 1
+        return self.forced[self.used - 1]
+
+    def roll(self, faces: list[Any], k: int) -> int:
+        return self._next(len(faces))
+
+    def shuffled(self, state: dict[str, Any], items: list[Any]) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self._next(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Position:
+    """Everything a state holds, cheap to clone: engine states are never changed once made, so shared."""
+
+    def __init__(self, name: str, engine: Engine, players: int, cap: int):
+        self.name = name                               # the registered game's short name
+        self.engine = engine
+        self.players = players
+        self.cap = cap
+        self.base: dict[str, Any] | None = None       # the state the run in progress started from
+        self.move: tuple[int, int] | None = None       # (seat, option index) that started it; None: setup
+        self.forced: list[int] = []                    # chance outcomes chosen for it so far
+        self.outcomes = 0                              # outcomes of the chance node now (0: not chance)
+        self.now: dict[str, Any] | None = None         # the state at a decision or the end
+        self.own: list[list[str]] = [[] for _ in range(players)]   # each seat's answers, as option ids
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_Position":
+        other = copy.copy(self)
+        other.forced = list(self.forced)
+        other.own = [list(o) for o in self.own]
+        return other
+
+    def __getstate__(self) -> dict[str, Any]:
+        """For pickling (OpenSpiel's serialization): everything but the engine, found again by name."""
+        return {k: v for k, v in self.__dict__.items() if k != "engine"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self.engine = _REGISTERED[data["name"]].engine
+
+    def replay(self) -> None:
+        """Run from the last decision with the chosen outcomes; stop at a new chance node or a decision."""
+        engine = self.engine
+        engine.chance = _Replay(self.forced)
+        try:
+            if self.move is None:
+                state = engine.new_game(self.players, 0)
+            else:
+                assert self.base is not None
+                state = copy_state(self.base)
+                engine.apply_index(state, *self.move)
+        except _NeedChance as need:
+            self.outcomes, self.now = need.outcomes, None
+            return
+        finally:
+            engine.chance = None
+        self.outcomes, self.now = 0, state
+
+
+class CityrulesState(pyspiel.State):  # type: ignore[misc]
+    """A position: the engine's state at the last decision, or a run waiting for chance outcomes.
+
+    OpenSpiel clones states with copy.deepcopy; all the data is in one `_Position`, whose copy
+    shares the engine and the (never changed) engine states.
+    """
+
+    def __init__(self, game: "CityrulesGame"):
+        super().__init__(game)
+        self.p = _Position(game.get_type().short_name, game.engine, game.players, game.cap)
+        self.p.replay()
+
+    @property
+    def engine(self) -> Engine:
+        """The game's engine."""
+        return self.p.engine
+
+    def _ended(self) -> bool:
+        now = self.p.now
+        return now is not None and (now["result"] is not None or now["decisions"] >= self.p.cap)
+
+    def current_player(self) -> int:
+        """The seat to answer, CHANCE during a run, TERMINAL at the end."""
+        if self.p.outcomes:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self._ended():
+            return int(pyspiel.PlayerId.TERMINAL)
+        assert self.p.now is not None
+        return self.engine.first_open_seat(self.p.now)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert self.p.now is not None
+        count = self.engine.option_count(self.p.now, player)
+        if count > self.get_game().num_distinct_actions():
+            raise too_many(count, self.get_game().num_distinct_actions())
+        return list(range(count))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Every outcome of the chance node, uniformly."""
+        return [(k, 1.0 / self.p.outcomes) for k in range(self.p.outcomes)]
+
+    def _apply_action(self, action: int) -> None:
+        if self.p.outcomes:
+            self.p.forced.append(int(action))
+            self.p.replay()
+            return
+        assert self.p.now is not None
+        seat = self.engine.first_open_seat(self.p.now)
+        self.p.own[seat].append(self.engine.option_id(self.p.now, seat, int(action)))
+        self.p.base, self.p.move, self.p.forced = self.p.now, (seat, int(action)), []
+        self.p.replay()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance:{action}"
+        now = self.p.now
+        if now is not None and now["pending"] is not None and player in self.engine.open_seats(now):
+            if 0 <= action < self.engine.option_count(now, player):
+                return self.engine.option_id(now, player, action)
+        return f"option {action}"
+
+    def is_terminal(self) -> bool:
+        """True once the game has a result, or has reached the bound on its length."""
+        return self._ended()
+
+    def returns(self) -> list[float]:
+        """1 for each winner, 0 for the others (all 0 before the end or in a game cut short)."""
+        if not self._ended():
+            return [0.0] * self.p.players
+        assert self.p.now is not None
+        return win_returns(self.p.now)
+
+    # ------------------------------------------------------------ what a seat sees
+    def seen(self) -> dict[str, Any] | None:
+        """The last complete state (at a decision or the end; the run's start during a run)."""
+        return self.p.now if self.p.now is not None else self.p.base
+
+    def view_of(self, player: int) -> dict[str, Any]:
+        """The seat's view now (during a run: of where the run started, and how far chance has gone)."""
+        state = self.seen()
+        if state is None:
+            return {"setup": True, "chance_steps": len(self.p.forced)}
+        shown = seat_view(self.engine, state, player)
+        if self.p.outcomes:
+            shown["chance_steps"] = len(self.p.forced)
+        return shown
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "CityrulesState":
+        """A state `player_id` cannot tell from this one: its information set's hidden parts redrawn."""
+        if self.p.now is None or self.p.outcomes:
+            return self.clone()  # type: ignore[no-any-return]   # chance nodes are not searched from
+        seed = int(probability_sampler() * 2 ** 62) if callable(probability_sampler) else 0
+        if self.p.name not in _INFOSETS:
+            _INFOSETS[self.p.name] = sampler(self.engine)
+        sample = _INFOSETS[self.p.name](self.p.now, player_id).sample(seed)
+        sample["log"] = [e for e in self.p.now["log"] if e["to"] is None or player_id in e["to"]]
+        _answer_again(sample, self.p.now, seed)
+        other: CityrulesState = self.clone()
+        other.p.now, other.p.base, other.p.move, other.p.forced = sample, None, None, []
+        other.p.own = [list(o) if s == player_id else [] for s, o in enumerate(self.p.own)]
+        return other
+
+    def __str__(self) -> str:
+        """What a spectator sees (the full state holds what no one may see)."""
+        state = self.seen()
+        return "setup" if state is None else _canonical(seat_view(self.engine, state, None))
+
+
+def _answer_again(sample: dict[str, Any], real: dict[str, Any], seed: int) -> None:
+    """The same seats have answered the open simultaneous choice in the sample as in the real state.
+
+    The determinization forgets other seats' answers (the seat asked now does not know them) and
+    may give a seat other options (drawn from other secrets); a seat that had answered answers
+    again at random among its options in the sample, and one that had not is asked in the sample too.
+    """
+    pick = random.Random(seed)
+    p, was = sample["pending"], real["pending"]
+    if p is None or was is None:
+        return
+    for i, done in enumerate(was["done"]):
+        if done and not p["done"][i]:
+            p["answers"][i] = p["options"][i][pick.randrange(len(p["options"][i]))]
+            p["done"][i], p["left"] = True, p["left"] - 1
+        elif p["done"][i] and not done:
+            p["answers"][i] = None
+            p["done"][i], p["left"] = False, p["left"] + 1
+
+
+class _Observer:
+    """Information state and observation strings of a seat, from its view (no tensors)."""
+
+    def __init__(self, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: CityrulesState, player: int) -> None:
+        """No tensor to fill."""
+
+    def string_from(self, state: CityrulesState, player: int) -> str:
+        """The seat's view as canonical JSON; with perfect recall, followed by its own answers."""
+        text = _canonical(state.view_of(player))
+        if self.perfect_recall:
+            text += "\nmine:" + _canonical(state.p.own[player])
+        return text
+
+
+class CityrulesGame(pyspiel.Game):  # type: ignore[misc]
+    """A cityrules game at a fixed number of seats, as OpenSpiel sees it."""
+
+    engine: Engine
+    players: int
+    cap: int
+
+    def new_initial_state(self) -> CityrulesState:
+        """The start of a game: chance nodes first when the setup shuffles or rolls."""
+        return CityrulesState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+        """Information states (perfect recall) or observations, as strings."""
+        perfect = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
+        return _Observer(perfect)
+
+
+def short_name(engine: Engine, players: int) -> str:
+    """The name a game is registered under: the shipped game's name, or a digest of its folder."""
+    ref = game_ref(engine.game)
+    if ref != engine.game.name:
+        ref = engine.game.name + "_" + hashlib.sha256(ref.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    variant = f"_{engine.game.variant}" if engine.game.variant else ""
+    return f"cityrules_{ref}{variant}_{players}p".replace("-", "_")
+
+
+def load(game: str | Path | Game | Engine, players: int | None = None, max_actions: int | None = None,
+         max_decisions: int | None = None, variant: str | None = None, seed: int = 0) -> CityrulesGame:
+    """The game as an OpenSpiel game, registered with pyspiel (loading it again gives a new instance).
+
+    `max_actions` (option indexes) and `max_decisions` (answers after which a game is cut short)
+    default to a seeded survey's figures (see `common.survey`); given, they are part of the
+    registered name (`..._d40`), so that each setting is a game of its own.
+    """
+    engine = engine_of(game, variant)
+    players = check_players(engine, players)
+    name = short_name(engine, players) + "".join(
+        f"_{key}{value}" for key, value in (("a", max_actions), ("d", max_decisions)) if value is not None)
+    if name not in _REGISTERED:
+        found = survey(engine, players, seed)
+        actions = max_actions if max_actions is not None else found.options
+        cap = max_decisions if max_decisions is not None else found.decisions
+        g = engine.game
+        game_type = pyspiel.GameType(
+            short_name=name, long_name=f"cityrules {g.title} ({players} seats)",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+            utility=pyspiel.GameType.Utility.GENERAL_SUM,
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=players, min_num_players=players,
+            provides_information_state_string=True, provides_information_state_tensor=False,
+            provides_observation_string=True, provides_observation_tensor=False)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=actions, max_chance_outcomes=found.chance_outcomes, num_players=players,
+            min_utility=0.0, max_utility=1.0, utility_sum=None,
+            max_game_length=cap + found.chance_steps)
+
+        def __init__(self: CityrulesGame, params: Any = None) -> None:
+            CityrulesGame.__init__(self, game_type, info, params or {})  # type: ignore[call-arg]
+
+        made = type(f"CityrulesGame_{name}", (CityrulesGame,), {
+            "__init__": __init__, "engine": Engine(engine.game), "players": players, "cap": cap})
+        pyspiel.register_game(game_type, made)
+        _REGISTERED[name] = made
+    loaded: CityrulesGame = pyspiel.load_game(name)
+    return loaded

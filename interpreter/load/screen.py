@@ -1,0 +1,106 @@
+"""Screen declarations: the formulas game.yaml names for `cityrules play` (notes, colours, final
+breakdown, how items and fields are written), checked against the compiled rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruledsl.compiler import Program
+from ruledsl.diagnostics import did_you_mean
+from ruledsl.types import Type
+
+from ..core.game import FieldSpec, ScreenSpec
+from .base import LoaderBase
+from .yamlsource import PositionMap
+
+
+def screen_formula_names(data: dict[str, Any]) -> tuple[str, ...]:
+    """Every formula game.yaml names for screens, so that none is reported as unused."""
+    screen = data.get("screen") or {}
+    names = list(screen.get("notes") or [])
+    names += [screen[key] for key in ("colour", "breakdown") if key in screen]
+    names += [spec["text"] for spec in (data.get("components") or {}).values()
+              if isinstance(spec, dict) and "text" in spec]
+    for part in (data.get("state") or {}).values():
+        for spec in (part or {}).values():
+            if isinstance(spec, dict) and "text" in spec:
+                names.append(spec["text"])
+    return tuple(str(n) for n in names)
+
+
+def _is_text(t: Type) -> bool:
+    return t.kind in ("str", "any")
+
+
+class ScreenMixin(LoaderBase):
+    """Checks each formula named for screens: it exists and takes and gives what its place needs."""
+
+    def screen(self, data: dict[str, Any], pos: PositionMap, program: Program,
+               fields: dict[str, tuple[FieldSpec, ...]], kinds: set[str]) -> ScreenSpec:
+        """The game's ScreenSpec; wrong names or signatures are diagnostics at their key."""
+        screen = data.get("screen") or {}
+        notes = []
+        for i, name in enumerate(screen.get("notes") or []):
+            if self._formula(program, name, ("screen", "notes", i), pos, "a note",
+                             lambda ps, r: len(ps) == 0 or [p.kind for p in ps] == ["seat"],
+                             "of no parameter or of the seat looking, giving a text, like: formula note(you: seat) = ..."):
+                notes.append(name)
+        colour = screen.get("colour", "")
+        if colour and not self._formula(program, colour, ("screen", "colour"), pos, "colour",
+                                        lambda ps, r: [p.kind for p in ps] == ["node"] and r.kind in ("str", "seat", "any"),
+                                        "of one node giving a colour name or a seat, like: formula colour(n: node) = ...",
+                                        text=False):
+            colour = ""
+        breakdown = screen.get("breakdown", "")
+        if breakdown and not self._formula(program, breakdown, ("screen", "breakdown"), pos, "breakdown",
+                                           lambda ps, r: [p.kind for p in ps] == ["seat"] and _is_parts(r),
+                                           "of one seat giving a list of (text, points), like: "
+                                           "formula parts(s: seat) = [(\"coins\", s.coins)]", text=False):
+            breakdown = ""
+        item_text = {}
+        for kind, spec in (data.get("components") or {}).items():
+            name = spec.get("text") if isinstance(spec, dict) else None
+            if name and kind in kinds and self._formula(
+                    program, name, ("components", kind, "text"), pos, f"{kind} text",
+                    lambda ps, r, kind=kind: [p.kind for p in ps] == [kind],
+                    f"of one {kind} giving a text, like: formula {kind}_text(x: {kind}) = x.id"):
+                item_text[kind] = name
+        for part, specs in fields.items():
+            for f in specs:
+                if not f.text:
+                    continue
+                if part not in ("seat", "global"):
+                    self.diags.error(pos.nearest(("state", part, f.name, "text")), "schema",
+                                     f"'text' writes a seat or global field: {part} fields are shown "
+                                     + ("by the board's display formulas" if part == "node" else "as their item is"),
+                                     "see 'display' for nodes and a component kind's 'text' for items")
+                    continue
+                want = ["seat"] if part == "seat" else []
+                example = "(s: seat)" if part == "seat" else "()"
+                self._formula(program, f.text, ("state", part, f.name, "text"), pos, f"{f.name} text",
+                              lambda ps, r, want=want: [p.kind for p in ps] == want,
+                              f"of {'one seat' if want else 'no parameter'} giving a text, like: "
+                              f"formula {f.name}_text{example} = ...")
+        return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text)
+
+    def _formula(self, program: Program, name: str, path: tuple[Any, ...], pos: PositionMap, what: str,
+                 fits: Any, shape: str, text: bool = True) -> bool:
+        found = program.formulas.get(name)
+        where = pos.nearest(path)
+        if found is None:
+            self.diags.error(where, "unknown-name", f"{what} '{name}' is not a formula",
+                             did_you_mean(name, list(program.formulas)))
+            return False
+        params, result = found[1], found[2]
+        if not fits(params, result) or (text and not _is_text(result)):
+            self.diags.error(where, "type", f"{what} '{name}' must be a formula {shape}")
+            return False
+        return True
+
+
+def _is_parts(t: Type) -> bool:
+    """list[tuple[str, int]]: the parts of a score, each a text and a number of points."""
+    if t.kind != "list" or not t.args:
+        return False
+    part = t.args[0]
+    return part.kind == "tuple" and len(part.args) == 2 and part.args[0].kind == "str" and part.args[1].kind == "int"

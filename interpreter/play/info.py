@@ -1,0 +1,196 @@
+"""`info NAME`: everything public about one thing of the game, found by its name or id: an item of
+a component kind (a card, a tile), a board node, a table of the game's
+data (or one entry of it), a seat, or a field.
+
+Items and nodes show their fixed attributes (the data of their files: all public), the item's
+`text` as screens write it, and the fields a seat may see of them. Where an item is (in whose hand,
+how deep in the deck) is never said: the seat's screen shows what it may know of that.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+
+from ruledsl.diagnostics import did_you_mean
+from ruledsl.printable import printable
+
+from .palette import DIM, HEADING
+from .screen import Screens, title_of
+from ..core.view import HIDDEN, masked_from_view
+
+MAX_MATCHES = 8
+
+
+def info(screens: Screens, v: dict[str, Any], name: str, width: int = 80) -> list[Text]:
+    """What `info NAME` prints for the seat whose view is `v`."""
+    query = name.strip()
+    if not query:
+        return [Text("  info takes a name: a card, a lot, a table, a seat or a field, e.g. 'info "
+                     + printable(_example(screens)) + "'.")]
+    game = screens.game
+    lowered = query.lower()
+    found: list[list[Text]] = []
+    for kind, component in game.world.components.items():
+        hits = _items(component, lowered)
+        if hits:
+            found.append(_item_info(screens, v, kind, hits))
+    node = next((i for i, nid in enumerate(game.node_ids) if str(nid).lower() == lowered), None)
+    if node is not None:
+        found.append(_node_info(screens, v, node))
+    table, path = _table(game.world.tables, query)
+    if table is not None:
+        found.append([Text(f"{printable(query)} (a table of the game's data):", style=HEADING),
+                      *_wrapped_json(table, width)])
+    seat = next((i for i, n in enumerate(v["names"]) if n.lower() == lowered), None)
+    if seat is not None:
+        found.append(_seat_info(screens, v, seat))
+    for part, fields in (("global", game.global_fields), ("seat", game.seat_fields)):
+        for f in fields:
+            if lowered in (f.name, title_of(f).lower()):
+                found.append(_field_info(screens, v, part, f))
+    if found:
+        return [line for block in found for line in block]
+    names = _all_names(screens, v)
+    hint = did_you_mean(query, names)
+    return [Text(f"  Nothing is called '{printable(query[:40])}': name a card, a lot, a table, a seat or a field"
+                 + (f" ({printable(hint)})" if hint else "") + ".")]
+
+
+def _items(component: Any, lowered: str) -> list[int]:
+    """Items whose id or name is what was typed; else those whose name starts with it."""
+    ids = [str(x).lower() for x in component.ids]
+    names = [str(x).lower() for x in component.attr_values.get("name", component.ids)]
+    exact = [i for i in range(len(ids)) if lowered in (ids[i], names[i])]
+    if exact:
+        return exact
+    return [i for i in range(len(ids)) if names[i].startswith(lowered) or ids[i].startswith(lowered)]
+
+
+def _item_info(screens: Screens, v: dict[str, Any], kind: str, hits: list[int]) -> list[Text]:
+    """Each different item among `hits` once, with the ids of its copies."""
+    game = screens.game
+    component = game.world.components[kind]
+    masked = masked_from_view(screens.engine, v)
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for i in hits:
+        key = tuple(component.attr_values[a][i] for a in sorted(component.attr_values) if a != "id")
+        groups.setdefault(key, []).append(i)
+    out: list[Text] = []
+    for n, members in enumerate(groups.values()):
+        if n == MAX_MATCHES:
+            out.append(Text(f"  ... and {len(groups) - MAX_MATCHES} more: type more of the name", style=DIM))
+            break
+        first = members[0]
+        ids = ", ".join(str(component.ids[i]) for i in members)
+        copies = f"{len(members)} copies: " if len(members) > 1 else ""
+        out.append(Text(f"{printable(screens.item_text(masked, kind, first))}  ({kind} {printable(copies + ids)})",
+                        style=HEADING))
+        for attr in component.attr_values:
+            if attr in ("id", "name"):
+                continue
+            value = component.attr_values[attr][first]
+            out.append(Text(f"    {attr.replace('_', ' ')}: {printable(_plain(value))}"))
+        for f in game.component_fields.get(kind, ()):
+            column = v["components"][kind][f.name]
+            if column != HIDDEN and len(members) == 1:
+                out.append(Text(f"    {title_of(f)}: {printable(screens.value_text(f.type_text, column[first], v['names']))}",
+                                style=DIM))
+    return out
+
+
+def _node_info(screens: Screens, v: dict[str, Any], node: int) -> list[Text]:
+    game = screens.game
+    world = game.world
+    out = [Text(f"{printable(str(game.node_ids[node]))} (a place on the board):", style=HEADING)]
+    for attr, column in world.node_attr_values.items():
+        if attr in ("id", "cells"):
+            continue
+        out.append(Text(f"    {attr.replace('_', ' ')}: {printable(_plain(column[node]))}"))
+    for f in game.node_fields:
+        column = v["node"][f.name]
+        if column != HIDDEN:
+            out.append(Text(f"    {title_of(f)}: {printable(screens.value_text(f.type_text, column[node], v['names']))}"))
+    near = [str(game.node_ids[n]) for n in world.adjacency[node]]
+    if near:
+        out.append(Text(f"    next to: {printable(', '.join(near))}", style=DIM))
+    return out
+
+
+def _seat_info(screens: Screens, v: dict[str, Any], seat: int) -> list[Text]:
+    out = [Text(f"{printable(v['names'][seat])} (a seat):", style=HEADING)]
+    for f in screens.game.seat_fields:
+        value = v["seats"][f.name][seat]
+        if value != HIDDEN:
+            out.append(Text(f"    {title_of(f)}: {printable(screens.value_text(f.type_text, value, v['names']))}"))
+    return out
+
+
+def _field_info(screens: Screens, v: dict[str, Any], part: str, f: Any) -> list[Text]:
+    out = [Text(f"{printable(title_of(f))} (a {part} field, {printable(f.type_text)}):", style=HEADING)]
+    values = [v["global"][f.name]] if part == "global" else v["seats"][f.name]
+    for k, value in enumerate(values):
+        who = "" if part == "global" else f"{printable(v['names'][k])}: "
+        out.append(Text(f"    {who}{printable(screens.value_text(f.type_text, value, v['names']))}"))
+    return out
+
+
+def _table(tables: Any, query: str) -> tuple[Any, str]:
+    """A table, or one entry of it written `table.key.key` (`prices.bare`)."""
+    parts = query.split(".")
+    if parts[0] not in tables:
+        return None, ""
+    value = tables[parts[0]][1]
+    for key in parts[1:]:
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, (list, tuple)) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None, ""
+    return value, query
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(_thawed(value), ensure_ascii=False)
+    return str(value)
+
+
+def _thawed(value: Any) -> Any:
+    """Frozen table data (tuples, read-only maps) as plain JSON-ready values."""
+    if isinstance(value, (list, tuple)):
+        return [_thawed(v) for v in value]
+    if hasattr(value, "items"):
+        return {str(k): _thawed(v) for k, v in value.items()}
+    return value
+
+
+def _wrapped_json(value: Any, width: int) -> list[Text]:
+    text = json.dumps(_thawed(value), ensure_ascii=False)
+    if len(text) + 4 <= width:
+        return [Text("    " + printable(text))]
+    return [Text("    " + printable(line)) for line in json.dumps(_thawed(value), ensure_ascii=False,
+                                                                    indent=2).splitlines()]
+
+
+def _all_names(screens: Screens, v: dict[str, Any]) -> list[str]:
+    game = screens.game
+    names = [str(n) for n in game.node_ids] + list(game.world.tables) + list(v["names"])
+    for component in game.world.components.values():
+        names += [str(n) for n in component.attr_values.get("name", component.ids)]
+    names += [f.name for f in game.global_fields + game.seat_fields]
+    return names
+
+
+def _example(screens: Screens) -> str:
+    game = screens.game
+    for component in game.world.components.values():
+        return str(component.attr_values.get("name", component.ids)[0])
+    if game.node_ids:
+        return str(game.node_ids[0])
+    return next(iter(game.world.tables), "NAME")

@@ -1,0 +1,128 @@
+"""The PettingZoo environment: PettingZoo's own API test on every game, observations from the seat's view only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from adapter_helpers import GAMES, SECRET_GAMES, hidden_twin, positions, secret_twins
+from interpreter.adapters.common import ActionSpaceTooSmall
+from interpreter.adapters.pettingzoo import env
+from interpreter.core.view import view
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoos_api_test_passes(game: str) -> None:
+    api_test(env(game, seed=3), num_cycles=200)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_played_through_the_env_ends_with_the_winners_rewarded(game: str) -> None:
+    e = env(game, seed=5)
+    total = {a: 0.0 for a in e.possible_agents}
+    rng = np.random.default_rng(5)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        total[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert obs["action_mask"].sum() == len(info["options"]) >= 1
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    winners = e.engine.result(e.state_).winners if e.state_["result"] else ()
+    assert e.state_["result"] is not None, "the game should end within the surveyed length"
+    assert total == {a: (1.0 if s in winners else 0.0) for s, a in enumerate(e.possible_agents)}
+
+
+def test_the_same_seed_and_actions_give_the_same_observations() -> None:
+    runs = []
+    for _ in range(2):
+        e = env("downtown", seed=11)
+        seen = []
+        for _, agent in zip(range(60), e.agent_iter()):
+            obs, *_ = e.last()
+            seen.append(obs["observation"].copy())
+            e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+        runs.append(seen)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_observation_never_holds_what_the_seat_may_not_see(game: str) -> None:
+    e = env(game, seed=2)
+    engine = e.engine
+    checked = 0
+    for state in positions(engine, e.players, seed=2, every=7):
+        for seat in range(e.players):
+            twin, changed = hidden_twin(engine, state, seat, seed=seat)
+            assert changed and twin != state
+            agent = e.possible_agents[seat]
+            e.state_ = state
+            real = e.observe(agent)
+            e.state_ = twin
+            other = e.observe(agent)
+            assert view(engine, twin, seat) == view(engine, state, seat)
+            assert np.array_equal(real["observation"], other["observation"])
+            assert np.array_equal(real["action_mask"], other["action_mask"])
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("game", SECRET_GAMES)
+def test_an_observation_never_holds_another_seats_secret_answer(game: str) -> None:
+    # Positions where other seats have answered a secret choice (still open, or held by the rules
+    # until they reveal it): changing only those answers changes nothing the seat is given.
+    e = env(game, seed=1)
+    twins = secret_twins(e.engine, e.players, seed=1, limit=150)
+    assert len(twins) >= 5
+    for state, seat, twin in twins:
+        assert twin != state
+        agent = e.possible_agents[seat]
+        given = []
+        for now in (state, twin):
+            e.state_ = now
+            obs = e.observe(agent)
+            given.append((obs["observation"].tolist(), obs["action_mask"].tolist(), e.view(agent)))
+        assert given[0] == given[1]
+
+
+def test_what_a_seat_may_see_does_change_its_observation() -> None:
+    # The leak test's control: a visible change shows, so equal observations above mean something.
+    e = env("downtown", seed=1)
+    agent = e.agent_selection
+    before = e.observe(agent)["observation"].copy()
+    e.state_["seat"]["money"][1] += 5
+    assert not np.array_equal(before, e.observe(agent)["observation"])
+
+
+def test_secret_simultaneous_answers_are_asked_one_seat_after_another_unseen() -> None:
+    e = env("downtown", seed=4)
+    engine = e.engine
+    steps = 0
+    while True:   # first options up to a secret choice asked of every seat at once
+        p = e.state_["pending"]
+        if engine.program.chooses[p["spec"]].secret and len(engine.open_seats(e.state_)) >= 3:
+            break
+        e.step(0)
+        steps += 1
+    first, second = e.agent_selection, f"seat_{engine.open_seats(e.state_)[1]}"
+    seen = []
+    for action in (0, 1):   # the first seat answers differently; the second seat sees the same
+        e.reset(seed=4)
+        for _ in range(steps):
+            e.step(0)
+        assert e.agent_selection == first
+        e.step(action)
+        assert e.agent_selection == second
+        assert e.view(second)["pending"]["answered"] == [int(first.split("_")[1])]
+        seen.append(e.observe(second)["observation"])
+    assert np.array_equal(*seen)
+
+
+def test_a_decision_larger_than_the_action_space_says_what_to_pass() -> None:
+    e = env("downtown", seed=1, max_actions=2)
+    with pytest.raises(ActionSpaceTooSmall, match="max_actions="):
+        for _ in range(200):
+            obs, *_ = e.last()
+            e.step(0)

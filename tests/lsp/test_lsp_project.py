@@ -1,0 +1,103 @@
+"""The language server's checker re-checks only what changed, and its names know every part of a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench_helpers import game_copy
+from interpreter.load.loader import games_root, shipped_games
+from interpreter.lsp.project import GameProject, game_folder
+from interpreter.lsp.symbols import Symbols, word_at
+
+HARBOUR = Path(__file__).resolve().parents[2] / "examples" / "harbour"
+
+
+@pytest.fixture()
+def folder(tmp_path: Path) -> Path:
+    return game_copy(tmp_path, games_root() / "downtown", keep_tests=True)
+
+
+def test_only_what_changed_is_checked_again(folder: Path) -> None:
+    project = GameProject(folder)
+    first = project.check({})
+    assert first.game_checked and first.scenarios_checked == 2 and first.game is not None
+    again = project.check({})
+    assert not again.game_checked and again.scenarios_checked == 0
+    scenario = folder / "tests" / "votes.yaml"
+    edited = project.check({scenario: scenario.read_text() + "\n# a comment\n"})
+    assert not edited.game_checked and edited.scenarios_checked == 1
+    rules = folder / "round.rules"
+    changed = project.check({rules: rules.read_text() + "\n# a comment\n"})
+    assert changed.game_checked and changed.scenarios_checked == 2   # the game changed: scenarios again
+
+
+def test_a_file_changed_on_disk_is_noticed(folder: Path) -> None:
+    project = GameProject(folder)
+    project.check({})
+    rules = folder / "payout.rules"
+    rules.write_text(rules.read_text().replace("formula complete(", "formula completed("))
+    report = project.check({})
+    assert report.game_checked and report.game is None
+    assert any(d.code == "unknown-name" for ds in report.diagnostics.values() for d in ds)
+
+
+def test_a_scenario_file_linked_out_of_the_folder_is_refused_unread(folder: Path) -> None:
+    # As validate does (files.py): the link's target is never read, even when the editor has it open.
+    outside = folder.parent / "secret.yaml"
+    outside.write_text("scenarios: []\n# a line no game may quote\n")
+    link = folder / "tests" / "linked.yaml"
+    link.symlink_to(outside)
+    project = GameProject(folder)
+    for texts in ({}, {link: outside.read_text()}):
+        report = project.check(texts)
+        [refused] = report.diagnostics[link]
+        assert refused.code == "file-outside" and refused.span.file.endswith("linked.yaml")
+        assert not any("no game may quote" in text for text in report.sources.values())
+
+
+def test_game_folder_of_each_kind_of_file(folder: Path) -> None:
+    assert game_folder(folder / "round.rules") == folder.resolve()
+    assert game_folder(folder / "tests" / "votes.yaml") == folder.resolve()
+    assert game_folder(folder.parent / "elsewhere.rules") is None
+
+
+@pytest.mark.parametrize("name", [*shipped_games(), "harbour"])
+def test_every_phase_and_formula_of_a_game_is_found_where_it_is_written(name: str) -> None:
+    source = HARBOUR if name == "harbour" else games_root() / name
+    report = GameProject(source).check({})
+    assert report.game is not None, report.diagnostics
+    symbols = Symbols(source.resolve(), report.sources, report.game)
+    phases = set(report.game.program.phases)
+    found = {s.name for group in symbols.by_name.values() for s in group if s.kind == "phase"}
+    assert {p for p in phases if p.isidentifier()} <= found
+    for group in symbols.by_name.values():
+        for s in group:
+            if s.span is None:
+                continue
+            text = report.sources[s.span.file].splitlines()[s.span.line - 1]
+            assert s.name in text, (s, text)
+    for name_, (_, params, result) in report.game.program.formulas.items():
+        formula = [s for s in symbols.by_name.get(name_, []) if s.kind == "formula"]
+        if formula:
+            assert formula[0].detail.endswith(f"-> {result}")
+
+
+def test_words_and_locals(folder: Path) -> None:
+    report = GameProject(folder).check({})
+    symbols = Symbols(folder.resolve(), report.sources, report.game)
+    shown = next(s for s in report.sources if s.endswith("payout.rules"))
+    text = report.sources[shown]
+    lines = text.splitlines()
+    n = next(i for i, line in enumerate(lines) if "s.markers += mine" in line) + 1
+    cursor = word_at(text, shown, n, lines[n - 1].index("mine") + 2)
+    assert cursor is not None and cursor.word == "mine" and not cursor.after_dot
+    meant = symbols.lookup(cursor, shown, n)
+    assert [s.kind for s in meant] == ["local"] and meant[0].span is not None
+    assert lines[meant[0].span.line - 1].strip().startswith("let mine")
+    member = word_at(text, shown, n, lines[n - 1].index("markers") + 1)
+    assert member is not None and member.after_dot
+    kinds = {s.kind for s in symbols.lookup(member, shown, n)}
+    assert kinds == {"seat field", "node field"}
+    assert word_at(text, shown, 10_000, 1) is None
