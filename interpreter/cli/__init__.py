@@ -19,6 +19,8 @@ from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, Parser
 COMMANDS = {
     "validate": "check game folders and report every problem",
     "play": "play in the terminal, humans and bots",
+    "host": "keep a game for players at their own terminals (a networked table)",
+    "join": "play your seat, or watch, at a table someone hosts",
     "simulate": "play many bot games and report the figures, with intervals",
     "compare": "play two versions of a game on the same seeds and report what changed",
     "report": "write an HTML page of plots of the balance figures",

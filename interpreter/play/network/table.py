@@ -1,0 +1,122 @@
+"""The host's game: state, journal, bots and the seats' open questions; no networking here.
+
+It follows the terminal session's rules: in a secret choice the bots answer only after every
+human, and the answers to a secret choice several seats make at once reach the journal only when
+the last is in (a journal read during the vote holds nobody's vote). Everything a client is shown
+has been saved first, so a host killed at any moment resumes from what the players last saw.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...agents import Agent, bot_seed, make_agent
+from ...core.decision import Decision, IllegalChoice
+from ...core.engine import Engine
+from ...core.journal import Journal, replay
+from . import screens
+
+
+class Table:
+    """One game kept by the host, answered by the seats' clients and the bots."""
+
+    def __init__(self, engine: Engine, journal: Journal, kinds: list[str], path: Path, cap: int):
+        self.engine = engine
+        self.journal = journal
+        self.kinds = kinds
+        self.path = path
+        self.cap = cap
+        self.bots: dict[int, Agent] = {i: make_agent(k, bot_seed(journal.seed, i))
+                                       for i, k in enumerate(kinds) if k != "human"}
+        self.state = replay(engine, journal)
+        self.held: list[tuple[int, str]] = []
+        self.unsaved = 0
+        self.moves = 0  # answers applied since the host started: numbers the questions
+        self.asked: dict[int, int] = {}  # a human seat's open question -> its number
+
+    @property
+    def names(self) -> list[str]:
+        """The seats' names."""
+        return list(self.journal.names)
+
+    def over(self) -> bool:
+        """The game has ended."""
+        return self.engine.is_over(self.state)
+
+    def capped(self) -> bool:
+        """The game has not ended within the decision cap: the host stops it, saved."""
+        return not self.over() and self.state["decisions"] >= self.cap
+
+    def _decision(self) -> Decision | None:
+        if self.over() or self.capped():
+            return None
+        d = self.engine.pending(self.state)
+        return d if isinstance(d, Decision) else None
+
+    def bot_step(self) -> bool:
+        """Let one bot answer if a bot may answer now; False when the humans must answer first."""
+        d = self._decision()
+        if d is None:
+            return False
+        humans = [s for s in d.seats if s not in self.bots]
+        bots = [s for s in d.seats if s in self.bots]
+        if not bots or (d.secret and humans):
+            return False
+        seat = bots[0]
+        self._apply(d, seat, self.engine.option_id(self.state, seat, self.bots[seat].pick(self.engine, self.state, seat)))
+        return True
+
+    def open_humans(self) -> list[int]:
+        """The human seats that must answer now."""
+        d = self._decision()
+        return [s for s in d.seats if s not in self.bots] if d is not None else []
+
+    def question(self, seat: int) -> dict[str, Any] | None:
+        """The `ask` message for `seat`'s open question, numbered once and kept until it is answered."""
+        d = self._decision()
+        if d is None or seat in self.bots or seat not in d.seats:
+            return None
+        number = self.asked.setdefault(seat, self.moves)
+        return screens.question(self.engine, self.state, seat, number, d.secret)
+
+    def answer(self, seat: int, ask: int | None, option: str) -> str | None:
+        """Apply a client's answer to its open question; the reason it is refused, or None."""
+        d = self._decision()
+        if d is None or seat not in d.seats or seat in self.bots:
+            return "it is not your turn"
+        if ask != self.asked.get(seat):
+            return "that answer was to an earlier question"
+        if option not in {o.id for o in d.options(seat)}:
+            return "that is not one of your options"
+        try:
+            self._apply(d, seat, option)
+        except IllegalChoice as err:
+            return str(err)
+        return None
+
+    def _apply(self, d: Decision, seat: int, option: str) -> None:
+        collecting = self.state["pending"]
+        self.engine.apply_inplace(self.state, option, seat)
+        self.moves += 1
+        self.asked.pop(seat, None)
+        # A seat no longer asked (the decision moved on) has no open question to number.
+        now = self._decision()
+        still = set(now.seats) if now is not None and self.state["pending"] is collecting else set()
+        for other in list(self.asked):
+            if other not in still:
+                del self.asked[other]
+        if d.secret and d.simultaneous and self.state["pending"] is collecting:
+            self.held.append((seat, option))  # others are still choosing: the file must not show it
+            return
+        self.journal.choices.extend(self.held)
+        self.journal.choices.append((seat, option))
+        self.held = []
+        self.unsaved += 1
+
+    def save(self) -> None:
+        """Write the journal if it holds choices not yet on disk (owner-only, atomic)."""
+        if self.unsaved or self.over():
+            self.journal.result = self.state["result"]
+            self.journal.save(self.path)
+            self.unsaved = 0
