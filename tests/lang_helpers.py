@@ -130,3 +130,16 @@ LINE_BOARD = {
     "edges": [[1, 2], [2, 3]],
 }
 """Three nodes in a line, each with a fixed `colour` attribute."""
+
+
+def building_rules(rounds: int, log: bool = False) -> str:
+    """A tiny game for journals and rule edits: each seat in turn picks a kind of building, `rounds`
+    times over, and scores its name's length (`log`: each pick is also an event)."""
+    event = '            log built(seat=s, kind=kind) "{s} builds a {kind}"\n' if log else ""
+    return ("phase main:\n"
+            f"    for r in range({rounds}):\n"
+            "        for s in seats:\n"
+            '            choose kind from ["house", "shop", "park"] by s "{s}, build what?"\n'
+            "            s.score += len(kind)\n"
+            f"{event}"
+            "    end winners seats\n")

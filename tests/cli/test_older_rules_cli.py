@@ -5,17 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.core.journal import Journal
-from lang_helpers import write_game
+from lang_helpers import building_rules, write_game
 from play_helpers import cli
 
-RULES = """\
-phase main:
-    for r in range(4):
-        for s in seats:
-            choose kind from ["house", "shop", "park"] by s "{s}, build what?"
-            s.score += len(kind)
-    end winners seats
-"""
+RULES = building_rules(4)
 CHOICES = [(0, "kind:house"), (1, "kind:shop"), (0, "kind:park")]
 
 

@@ -9,19 +9,12 @@ import pytest
 from interpreter.core.engine import Engine
 from interpreter.core.errors import RuleError
 from interpreter.core.replay_check import ReplayStop, may_be_private, replay_checked
-from lang_helpers import engine
+from lang_helpers import building_rules, engine
 
 SEAT = {"score": ("int", 0)}
 
 # Each seat in turn picks a kind of building twice; the rules below change one thing each.
-RULES = """\
-phase main:
-    for r in range(2):
-        for s in seats:
-            choose kind from ["house", "shop", "park"] by s "{s}, build what?"
-            s.score += len(kind)
-    end winners seats
-"""
+RULES = building_rules(2)
 # Ana, Ben, Ana, Ben.
 CHOICES = [(0, "kind:house"), (1, "kind:shop"), (0, "kind:park"), (1, "kind:house")]
 

@@ -9,16 +9,9 @@ from interpreter.core.journal import Journal
 from interpreter.load.loader import load_game
 from interpreter.play.session import Seat
 from interpreter.play.watch import Watched
-from lang_helpers import write_game
+from lang_helpers import building_rules, write_game
 
-RULES = """\
-phase main:
-    for r in range(4):
-        for s in seats:
-            choose kind from ["house", "shop", "park"] by s "{s}, build what?"
-            s.score += len(kind)
-    end winners seats
-"""
+RULES = building_rules(4)
 CHOICES = [(0, "kind:house"), (1, "kind:shop"), (0, "kind:park")]
 
 

@@ -9,18 +9,10 @@ from pathlib import Path
 import pexpect
 
 from interpreter.core.journal import Journal
-from lang_helpers import write_game
+from lang_helpers import building_rules, write_game
 from play_helpers import ROOT
 
-RULES = """\
-phase main:
-    for r in range(5):
-        for s in seats:
-            choose kind from ["house", "shop", "park"] by s "{s}, build what?"
-            s.score += len(kind)
-            log built(seat=s, kind=kind) "{s} builds a {kind}"
-    end winners seats
-"""
+RULES = building_rules(5, log=True)
 PROMPT = rb"Ana> "
 
 
