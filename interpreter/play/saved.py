@@ -72,3 +72,16 @@ def new_session_file(folder: Path, game: str, journal: Journal) -> Path:
             continue  # another session took the name a moment ago
         return path
     raise SaveError(f"{folder}: too many sessions started this second")
+
+
+def journal_answer(journal: Journal, held: list[tuple[int, str]], seat: int, option: str, hold: bool) -> bool:
+    """Journal one answer, or hold it back while others still choose in secret (`hold`): a file a
+    player can read must not show a secret answer before the reveal. Held answers go in, in order,
+    with the next answer journaled. True when the journal grew."""
+    if hold:
+        held.append((seat, option))
+        return False
+    journal.choices.extend(held)
+    journal.choices.append((seat, option))
+    held.clear()
+    return True

@@ -28,6 +28,7 @@ from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu, is_number
 from .palette import DIM, HEADING, NOTE, seat_colour
+from .saved import journal_answer
 from .screen import Screens, wrapped
 from .terminal import Output, clear_screen
 from ..agents import Agent, MCTSAgent, bot_seed, make_agent
@@ -209,12 +210,9 @@ class Session:
         collecting = self.state["pending"]
         self._before_answer(self.state, seat)
         self.engine.apply_inplace(self.state, option, seat)
-        if decision.secret and decision.simultaneous and self.state["pending"] is collecting:
-            self.held.append((seat, option))  # others are still choosing: the file must not show it
+        if not journal_answer(self.journal, self.held, seat, option,
+                              decision.secret and decision.simultaneous and self.state["pending"] is collecting):
             return
-        self.journal.choices.extend(self.held)
-        self.journal.choices.append((seat, option))
-        self.held = []
         self.unsaved += 1
         # A person's answer is saved at once. Bots' answers are replayed identically from the seed,
         # so a run of them is saved now and then, and before the next person is asked.

@@ -15,6 +15,7 @@ from ...agents import Agent, bot_seed, make_agent
 from ...core.decision import Decision, IllegalChoice
 from ...core.engine import Engine
 from ...core.journal import Journal, replay
+from ..saved import journal_answer
 from . import screens
 
 
@@ -106,12 +107,9 @@ class Table:
         for other in list(self.asked):
             if other not in still:
                 del self.asked[other]
-        if d.secret and d.simultaneous and self.state["pending"] is collecting:
-            self.held.append((seat, option))  # others are still choosing: the file must not show it
+        if not journal_answer(self.journal, self.held, seat, option,
+                              d.secret and d.simultaneous and self.state["pending"] is collecting):
             return
-        self.journal.choices.extend(self.held)
-        self.journal.choices.append((seat, option))
-        self.held = []
         self.unsaved += 1
 
     def save(self) -> None:
