@@ -9,6 +9,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
+from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.compare import compare_results
 from ..core.game import Game
@@ -107,7 +108,7 @@ def compare_lines(data: dict[str, Any], game_a: Game, game_b: Game) -> list[str]
 
 def add_parser(sub: Any) -> None:
     """The `compare` sub-command's arguments."""
-    s = sub_parser(sub, "compare", "play two versions of a game on the same seeds and compare every figure",
+    s = sub_parser(sub, "compare", COMMANDS["compare"],
                    "A and B are two game folders or names; or one game with --variant (B is that variant) or two "
                    "--variant (A's, then B's); or one game with --restrict (B is restricted, A plays freely). Both "
                    "play the same seeds; every figure comes with B - A, a paired 95 % interval and a verdict. "

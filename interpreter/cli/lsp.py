@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from . import COMMANDS
 from .common import EXIT_OK, EXIT_USAGE, sub_parser
 
 
@@ -22,7 +23,7 @@ def cmd_lsp(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `lsp` sub-command's arguments."""
-    p = sub_parser(sub, "lsp", "run the language server for editors (stdio; see docs/editors.md)",
+    p = sub_parser(sub, "lsp", COMMANDS["lsp"],
                    "Speak the Language Server Protocol on standard input and output: validate's diagnostics as "
                    "you type, go to definition, hover and completion for .rules files, the game's YAML files and "
                    "scenario files. Editors start it themselves; docs/editors.md says how to set one up.",

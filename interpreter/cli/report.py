@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.figures import batch_figures
 from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
@@ -34,7 +35,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `report` sub-command's arguments."""
-    s = sub_parser(sub, "report", "play a batch and write an HTML report with plots",
+    s = sub_parser(sub, "report", COMMANDS["report"],
                    "Plays the games `simulate` would (same options) and writes DIR/index.html with its plots "
                    "beside it: win rate per seat with intervals, score distributions, game length, option win "
                    "rates, lead changes over the game, and every figure as text. The page opens offline.",

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from . import COMMANDS
 from ..load.schema_check import SchemaName, draft7, load_schema
 from .common import EXIT_OK, sub_parser
 
@@ -34,7 +35,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def add_parser(sub: Any) -> None:
     """The `schema` sub-command's arguments."""
-    p = sub_parser(sub, "schema", "write the JSON Schemas of the game's YAML files (for editors)",
+    p = sub_parser(sub, "schema", COMMANDS["schema"],
                    "Write game.schema.json, board.schema.json and components.schema.json, the schemas validate "
                    "checks the YAML files with, so that a YAML editor checks and completes them too "
                    "(see docs/editors.md).",

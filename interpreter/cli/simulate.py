@@ -11,6 +11,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
+from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.figures import batch_figures
 from ..analysis.lineup import strongest_bot
@@ -88,7 +89,7 @@ def _skill_gap_line(gap: dict[str, Any]) -> str:
 
 def add_parser(sub: Any) -> None:
     """The `simulate` sub-command's arguments."""
-    s = sub_parser(sub, "simulate", "play many bot games and report the figures, with intervals",
+    s = sub_parser(sub, "simulate", COMMANDS["simulate"],
                    "Play seeded bot games (seeds SEED, SEED+1, ...) and report what a designer balances by, each "
                    "rate and mean with its 95 % interval: win rates, shared wins, first-seat advantage, scores and "
                    "margins, game length, lead changes, options per decision, per-option win rates, money by "

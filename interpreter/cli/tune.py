@@ -11,6 +11,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
+from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.figures import batch_figures
 from ..analysis.text import num, num_ci, pct, pct_ci
@@ -138,7 +139,7 @@ def _lines(data: dict[str, Any], targets: list[Target], confirmed: Trial) -> lis
 
 def add_parser(sub: Any) -> None:
     """The `tune` sub-command's arguments."""
-    s = sub_parser(sub, "tune", "search table values for a balance target and write them as a variant",
+    s = sub_parser(sub, "tune", COMMANDS["tune"],
                    "Targets: fair[:POINTS] (every seat's win rate within ±POINTS of the average), "
                    "first-seat[:POINTS], rounds:LO..HI (median rounds), margin:LO..HI (mean winning margin). "
                    "Each candidate plays -n games on the same seeds (Optuna's TPE search); the best is measured "
