@@ -10,20 +10,9 @@ from ruledsl.types import TypeSyntaxError, parse_type
 from ..core.engine import Engine
 from ..core.game import Game
 from ..core.view import HIDDEN, masked_state, reveals_nothing
+from .screen import short_value
 
 CELL = 8
-
-
-def _short(value: Any, names: list[str]) -> str:
-    if value is None or value is False or value == HIDDEN:
-        return ""
-    if value is True:
-        return "*"
-    if isinstance(value, str):
-        return value[:3]
-    if isinstance(value, list):
-        return "".join(names[v][0] if isinstance(v, int) and 0 <= v < len(names) else "?" for v in value)
-    return str(value)
 
 
 def display_badges(engine: Engine, state: dict[str, Any], seat: int | None) -> list[tuple[str, str]] | None:
@@ -49,7 +38,7 @@ def display_badges(engine: Engine, state: dict[str, Any], seat: int | None) -> l
 
 def node_badges(game: Game, view: dict[str, Any]) -> list[tuple[str, str]]:
     """Two short lines per node: its id with its first text field, then its other fields."""
-    names = view["names"]
+    initials = [name[:1] for name in view["names"]]
     badges = []
     for i, nid in enumerate(game.node_ids):
         texts = []
@@ -57,7 +46,7 @@ def node_badges(game: Game, view: dict[str, Any]) -> list[tuple[str, str]]:
             column = view["node"][f.name]
             if column == HIDDEN:
                 continue
-            texts.append(_short(column[i], names))
+            texts.append(short_value(column[i], initials))
         first = texts[0] if texts else ""
         rest = " ".join(t for t in texts[1:] if t)
         badges.append((f"{nid} {first}".strip(), rest))

@@ -205,7 +205,7 @@ class Screens:
                 column = v["node"][f.name]
                 if column == HIDDEN or f.show == "no":
                     continue
-                texts.append(_short(column[i], tags))
+                texts.append(short_value(column[i], tags))
             first = texts[0] if texts else ""
             out.append((f"{nid} {first}".strip(), " ".join(t for t in texts[1:] if t)))
         return out
@@ -449,7 +449,8 @@ def hidden_size_text(shape: list[Any]) -> str:
     return f"{len(shape)} hidden"
 
 
-def _short(value: Any, tags: list[str]) -> str:
+def short_value(value: Any, tags: list[str]) -> str:
+    """A field's value in a board cell: a few characters, seats by their tags, hidden as nothing."""
     if value is None or value is False or value == HIDDEN:
         return ""
     if value is True:
