@@ -4,6 +4,11 @@ One task plays the game (bots, saving, sending each connection its screen and qu
 per connection reads that client's messages, and one writes to it from a bounded queue. Whatever a
 client does (garbage, a huge or unfinished message, a flood, silence, not reading) only ever
 closes that client's connection: the game loop never waits for a client.
+
+A bot thinks on a worker thread, on a copy of the state, so a slow bot never stops the loop: pings
+and commands are answered meanwhile. The state is changed only on the loop, and a human's answer
+that arrives while a bot thinks is applied right after the bot's (the bot chose for the state it
+was given, so the journal is the same whatever the timing of that thinking).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -20,6 +26,7 @@ from . import screens
 from .codes import seat_of
 from .protocol import BODY_TIMEOUT, MAX_FROM_CLIENT, VERSION, Closed, ProtocolError, encode, int_field, read_message, text_field
 from .table import Table
+from ...core.state import copy_state
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,10 @@ class Host:
         self.connections: list[Connection] = []
         self.changed = asyncio.Event()
         self.port = 0
+        # One worker: the bots' engine is used by one thread at a time.
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
+        self.thinking = False
+        self.deferred: dict[Connection, dict[str, Any]] = {}  # answers that came while a bot thought
 
     async def serve(self, bind: str, port: int, ready: Callable[[int], None] = lambda port: None) -> None:
         """Listen on `bind`:`port` (0: any free port), call `ready(port)`, play the game to its end."""
@@ -124,12 +135,13 @@ class Host:
             pumps = [c.pump for c in self.connections]
             if pumps:
                 await asyncio.wait(pumps, timeout=5)
+            self.worker.shutdown(wait=False, cancel_futures=True)
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
         last = loop.time()
         while True:
-            if self.table.bot_step():
+            if await self._bot_step():
                 if loop.time() - last > self.limits.publish_every:
                     self.publish()
                     last = loop.time()
@@ -142,6 +154,25 @@ class Host:
             self.changed.clear()
             await self.changed.wait()
         self.finish()
+
+    async def _bot_step(self) -> bool:
+        """Let one bot answer, thinking on the worker thread; False when no bot may answer now."""
+        table = self.table
+        seat = table.bot_turn()
+        if seat is None:
+            return False
+        self.thinking = True
+        try:
+            option = await asyncio.get_running_loop().run_in_executor(
+                self.worker, table.bot_pick, seat, copy_state(table.state))
+        finally:
+            self.thinking = False
+        table.bot_answer(seat, option)
+        deferred, self.deferred = self.deferred, {}
+        for conn, message in deferred.items():
+            if not conn.closed:
+                self._receive(conn, message)
+        return True
 
     def publish(self) -> None:
         """Save, then send every connection its screen (when the game moved) and its open question."""
@@ -262,7 +293,11 @@ class Host:
         """Act on a message; True when it was an answer the game took."""
         kind = message["type"]
         if kind == "ping":
+            conn.send({"type": "pong"})
             return False
+        if kind == "answer" and conn.seat is not None and self.thinking:
+            self.deferred[conn] = message  # applied once the bot has answered: one state at a time
+            return True
         if kind == "answer" and conn.seat is not None:
             option = text_field(message, "option")
             refused = self.table.answer(conn.seat, int_field(message, "ask"), option or "")

@@ -24,6 +24,9 @@ class Table:
 
     def __init__(self, engine: Engine, journal: Journal, kinds: list[str], path: Path, cap: int):
         self.engine = engine
+        # The bots think off the host's event loop, on an engine of their own (an engine's runtime is
+        # not to be shared between threads); the game is the same compiled, immutable one.
+        self.bot_engine = Engine(engine.game)
         self.journal = journal
         self.kinds = kinds
         self.path = path
@@ -55,18 +58,31 @@ class Table:
         d = self.engine.pending(self.state)
         return d if isinstance(d, Decision) else None
 
-    def bot_step(self) -> bool:
-        """Let one bot answer if a bot may answer now; False when the humans must answer first."""
+    def bot_turn(self) -> int | None:
+        """The bot's seat that may answer now; None when none may (the humans must answer first)."""
         d = self._decision()
         if d is None:
-            return False
+            return None
         humans = [s for s in d.seats if s not in self.bots]
         bots = [s for s in d.seats if s in self.bots]
         if not bots or (d.secret and humans):
-            return False
-        seat = bots[0]
-        self._apply(d, seat, self.engine.option_id(self.state, seat, self.bots[seat].pick(self.engine, self.state, seat)))
-        return True
+            return None
+        return bots[0]
+
+    def bot_pick(self, seat: int, state: dict[str, Any]) -> str:
+        """The option `seat`'s bot chooses in `state` (a copy of the table's, made when the bot began).
+
+        Runs off the host's event loop, on the bots' own engine: nothing here touches the table,
+        so screens can be drawn and messages answered while the bot thinks.
+        """
+        return self.bot_engine.option_id(state, seat, self.bots[seat].pick(self.bot_engine, state, seat))
+
+    def bot_answer(self, seat: int, option: str) -> None:
+        """Apply the option `seat`'s bot chose (for the state as it still is: nothing moved meanwhile)."""
+        d = self._decision()
+        if d is None or seat not in d.seats:
+            raise RuntimeError("the table moved while a bot was thinking")
+        self._apply(d, seat, option)
 
     def open_humans(self) -> list[int]:
         """The human seats that must answer now."""
