@@ -40,6 +40,8 @@ class Limits:
     burst: float = 60.0           # ...and in a burst
     queue: int = 512              # messages waiting for a client that does not read
     write_timeout: float = 30.0   # seconds a client may take to accept what was sent
+    # Bytes the system may hold for a client that does not read (it would grow to megabytes each).
+    send_buffer: int = 256 * 1024
     watchers: int = 32
     connections: int = 128
     publish_every: float = 0.5    # seconds between screens while bots play a long run
@@ -59,6 +61,7 @@ class Connection:
         self.shown_moves = -1
         self.asked: int | None = None
         self.closed = False
+        self.dropped = ""  # why the host cut this connection, when it did
         self.tokens = limits.burst
         self.last = time.monotonic()
         self.pump = asyncio.ensure_future(self._pump())
@@ -68,7 +71,7 @@ class Connection:
         if self.closed:
             return
         if self.queue.qsize() >= self.limits.queue:
-            self.close()
+            self.drop(f"{self.limits.queue} messages waiting unread")
             return
         self.queue.put_nowait(encode(message))
 
@@ -88,11 +91,22 @@ class Connection:
                     break
                 self.writer.write(data)
                 await asyncio.wait_for(self.writer.drain(), self.limits.write_timeout)
-        except (OSError, asyncio.TimeoutError, ConnectionError):
+        except asyncio.TimeoutError:
+            self.drop(f"what was sent not read within {self.limits.write_timeout:g} s")
+        except (OSError, ConnectionError):
             pass
         finally:
             self.closed = True
             self.writer.close()
+
+    def drop(self, why: str) -> None:
+        """Cut a client that does not read at once: what it was sent and did not take is thrown away,
+        and its reader sees the end (a graceful close would wait for the unread bytes to go)."""
+        if not self.dropped:
+            self.dropped = f"dropped: {why}"
+        self.closed = True
+        self.queue.put_nowait(None)
+        self.writer.transport.abort()
 
     def close(self, last: dict[str, Any] | None = None) -> None:
         """Send `last` (if any) after what is queued, then close."""
@@ -210,6 +224,7 @@ class Host:
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
         peer = str(writer.get_extra_info("peername"))
         conn = Connection(writer, self.limits, peer)
         self.connections.append(conn)
@@ -241,6 +256,7 @@ class Host:
             reason = "connection lost"
         finally:
             conn.close()
+            reason = conn.dropped or reason
             if conn in self.connections:
                 self.connections.remove(conn)
             who = self._who(conn)

@@ -23,7 +23,7 @@ from interpreter.core.view import view
 from interpreter.play.network.host import Connection
 from interpreter.play.network.table import Table
 from interpreter.play.screen import Screens
-from net_helpers import SEED, Recorder, new_table, random_picker, start_host
+from net_helpers import SEED, Recorder, fast_saves, new_table, random_picker, start_host
 
 # Two humans, and a bot where the game needs a third seat; every game is played to its end.
 GAMES = [("downtown", ["human", "human", "random"]), ("city", ["human", "human"]), ("london", ["human", "human"])]
@@ -170,6 +170,7 @@ class Ledger:
 @pytest.mark.parametrize("game,kinds", GAMES, ids=[g[0] for g in GAMES])
 def test_two_clients_play_to_the_end_and_see_only_their_own_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                   game: str, kinds: list[str]) -> None:
+    fast_saves(monkeypatch)
     table, codes = new_table(game, kinds, tmp_path / "j.json")
     ledger = Ledger(table)
     ledger.install(monkeypatch)
