@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
 from typing import Any
 
@@ -31,7 +32,8 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     async def run() -> int:
         lines = None if args.watch else stdin_lines(asyncio.get_running_loop())
-        return await Client(lines, write=lambda text: print(text, flush=True)).run(host, port, args.code)
+        width = shutil.get_terminal_size().columns  # the host lays the screens out for this terminal
+        return await Client(lines, write=lambda text: print(text, flush=True), width=width).run(host, port, args.code)
 
     try:
         return asyncio.run(run())

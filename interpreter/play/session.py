@@ -29,7 +29,7 @@ from .info import info
 from .menu import Menu, is_number
 from .palette import DIM, HEADING, NOTE, seat_colour
 from .saved import journal_answer
-from .screen import Screens, wrapped
+from .screen import Screens, fitted
 from .terminal import Output, clear_screen
 from ..agents import Agent, MCTSAgent, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
@@ -128,9 +128,7 @@ class Session:
     def show_lines(self, lines: list[Text]) -> None:
         """Print lines built by the screens (their texts are escaped where they are made); a line
         too long for the terminal is cut at spaces, the rest indented under it."""
-        width = self.out.width
-        self.out.lines([part for line in lines
-                        for part in wrapped(line, width, len(line.plain) - len(line.plain.lstrip()) + 4)])
+        self.out.lines(fitted(lines, self.out.width))
 
     def ask_line(self, prompt: str) -> str:
         """One typed line; end of input or Ctrl-C stops the session (saved)."""

@@ -54,12 +54,12 @@ def prompt_stdout(text: str) -> None:
 
 
 def screen_text(message: dict[str, Any]) -> str:
-    """A `screen` message as printed: the new log lines, the board, public facts, the seats, who is awaited."""
+    """A `screen` message as printed: the new log lines, the screen the host drew, who is awaited."""
     parts = []
     log = [str(x) for x in message.get("log", [])]
     if log:
         parts.append("\n".join("  " + line for line in log))
-    parts += ["", str(message.get("board", "")), str(message.get("globals", "")), str(message.get("seats", ""))]
+    parts += ["", str(message.get("text", ""))]
     waiting = [str(x) for x in message.get("waiting", [])]
     if waiting:
         parts.append("Waiting for: " + ", ".join(waiting))
@@ -67,11 +67,8 @@ def screen_text(message: dict[str, Any]) -> str:
 
 
 def end_text(message: dict[str, Any]) -> str:
-    """The `end` message as printed."""
-    lines = ["  " + str(x) for x in message.get("log", [])] + ["", "Game over."]
-    for name, values in dict(message.get("scores", {})).items():
-        lines.append(f"  {name}: " + ", ".join(f"{who} {x}" for who, x in values))
-    lines.append("  Winner(s): " + ", ".join(str(w) for w in message.get("winners", [])))
+    """The `end` message as printed: the last log lines, then the final screen the host drew."""
+    lines = ["  " + str(x) for x in message.get("log", [])] + ["", str(message.get("text", ""))]
     return "\n".join(lines)
 
 
@@ -79,8 +76,9 @@ class Client:
     """Plays one seat (or watches) until the game ends, the player quits or the connection is lost."""
 
     def __init__(self, lines: asyncio.Queue[str | None] | None, write: Callable[[str], None] = print,
-                 prompt: Callable[[str], None] | None = None):
+                 prompt: Callable[[str], None] | None = None, width: int = 80):
         self.lines = lines
+        self.width = width
         self.write = write
         self.prompt = prompt or prompt_stdout
         self.name = ""
@@ -106,6 +104,7 @@ class Client:
         self.writer = writer
         hello: dict[str, Any] = {"type": "watch", "version": VERSION} if code is None else \
             {"type": "join", "version": VERSION, "code": code}
+        hello["width"] = self.width
         writer.write(encode(hello))
         tasks = [asyncio.ensure_future(self._receive(reader)), asyncio.ensure_future(self._ping())]
         try:
@@ -190,7 +189,7 @@ class Client:
         self.say(f"\n{self.name}: {message.get('prompt', '')}{secret}")
         if menu.mode == "names":
             self.say("(type an option as it is shown)")
-        self.say("\n".join(menu.lines()))
+        self.say("\n".join(menu.lines(self.width)))
         while True:
             self.prompt(printable(f"{self.name}> "))
             got = await self._next_line()

@@ -58,6 +58,9 @@ class Connection:
         self.joined = False
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.seen_log: int | None = None
+        self.width = screens.WIDTH
+        self.before: dict[str, Any] | None = None  # the seat's view when it was last asked
+        self.shown: dict[str, Any] | None = None   # ...and in the last screen it was sent
         self.shown_moves = -1
         self.asked: int | None = None
         self.closed = False
@@ -198,7 +201,8 @@ class Host:
     def _update(self, conn: Connection) -> None:
         table = self.table
         if conn.shown_moves != table.moves:
-            message, conn.seen_log = screens.screen(table.engine, table.state, conn.seat, conn.seen_log)
+            message, conn.seen_log, conn.shown = screens.screen(table.screens, table.state, conn.seat,
+                                                                conn.seen_log, conn.before, conn.width)
             conn.send(message)
             conn.shown_moves = table.moves
         if conn.seat is not None:
@@ -206,6 +210,7 @@ class Host:
             if ask is not None and ask["ask"] != conn.asked:
                 conn.send(ask)
                 conn.asked = ask["ask"]
+                conn.before = conn.shown  # as in play: the next screens mark what changed since this turn
 
     def finish(self) -> None:
         """Tell every connection how the game ended (or that it stopped at the cap)."""
@@ -214,7 +219,7 @@ class Host:
             if not conn.joined:
                 conn.close()
             elif table.over():
-                conn.close(screens.ending(table.engine, table.state, conn.seat, conn.seen_log))
+                conn.close(screens.ending(table.screens, table.state, conn.seat, conn.seen_log, conn.width))
             else:
                 conn.close({"type": "stopped", "reason": f"the game did not end within {table.cap} decisions; "
                                                           "the host saved it"})
@@ -295,12 +300,15 @@ class Host:
             conn.close({"type": "refused", "reason": "say 'join' with a code, or 'watch'"})
             return False
         conn.seat, conn.joined = seat, True
+        width = int_field(hello, "width")
+        if width is not None:
+            conn.width = max(screens.MIN_WIDTH, min(screens.MAX_WIDTH, width))
         table = self.table
         conn.send({"type": "welcome", "seat": seat, "name": None if seat is None else table.names[seat],
                    "names": table.names, "title": table.engine.game.title})
         self.say(f"{self._who(conn)} joined.")
         if table.over():
-            conn.close(screens.ending(table.engine, table.state, seat, None))
+            conn.close(screens.ending(table.screens, table.state, seat, None, conn.width))
         else:
             self._update(conn)
         return True

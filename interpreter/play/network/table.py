@@ -16,6 +16,7 @@ from ...core.decision import Decision, IllegalChoice
 from ...core.engine import Engine
 from ...core.journal import Journal, replay
 from ..saved import journal_answer
+from ..screen import Screens
 from . import screens
 
 
@@ -27,6 +28,7 @@ class Table:
         # The bots think off the host's event loop, on an engine of their own (an engine's runtime is
         # not to be shared between threads); the game is the same compiled, immutable one.
         self.bot_engine = Engine(engine.game)
+        self.screens = Screens(engine)  # the session's screens, drawn on the host's loop only
         self.journal = journal
         self.kinds = kinds
         self.path = path
@@ -95,7 +97,7 @@ class Table:
         if d is None or seat in self.bots or seat not in d.seats:
             return None
         number = self.asked.setdefault(seat, self.moves)
-        return screens.question(self.engine, self.state, seat, number, d.secret)
+        return screens.question(self.screens, self.state, seat, number, d.secret)
 
     def answer(self, seat: int, ask: int | None, option: str) -> str | None:
         """Apply a client's answer to its open question; the reason it is refused, or None."""
