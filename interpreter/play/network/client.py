@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from ruledsl.printable import printable
 
+from ..commands import near_miss
 from ..menu import Menu
 from ...core.decision import Option
 from .protocol import MAX_FROM_HOST, VERSION, Closed, ProtocolError, encode, read_message
@@ -23,10 +24,19 @@ CONNECT_TIMEOUT = 10.0
 QUIT = ("quit", "exit", "q")
 HELP = """Answer with an option as the list shows it: its number, or its name where the options are
 listed by name. An option's full id ('kind:housing') or a unique start of its name works too.
-Other commands:
-  board   show your screen again
-  help    this text
-  quit    leave the table (your seat stays: join again with the same command)"""
+A command is taken before an option of the same name: type the option's number or id instead.
+Commands, at any prompt:
+  board       your screen again
+  log [N]     the last N lines of the game's log you may read (default 20)
+  info NAME   anything named in the game (a card or other item, a place on the board, a table,
+              a seat, a field): its attributes and ability text
+  hint        what the strongest bot would choose here, from what you can see
+  help        this text
+  quit        leave the table (your seat stays: join again with the same command)
+(undo is not offered at a networked table: the other players have seen your choice.)"""
+# Commands the host answers (from this seat's view), by every name they may be typed as.
+REMOTE = {"log": "log", "info": "info", "i": "info", "hint": "hint"}
+LOCAL = ("board", "help", "?", "h", *QUIT)
 
 EXIT_OK, EXIT_LOST, EXIT_REFUSED = 0, 1, 2
 
@@ -163,6 +173,8 @@ class Client:
             self.say(self.last_screen)
         elif kind == "ask":
             return await self._ask(message)
+        elif kind == "reply":
+            self.say(str(message.get("text", "")))
         elif kind == "refused_answer":
             self.say(f"  The host refused that answer: {message.get('reason', '')}.")
         elif kind == "end":
@@ -203,6 +215,14 @@ class Client:
                 if done is not None or got.get("type") == "ask":
                     return done
                 continue
+            words = got.strip().split(None, 1)
+            command = words[0].lower() if words else ""
+            if command in REMOTE:
+                self.send({"type": "command", "name": REMOTE[command], "arg": words[1] if len(words) > 1 else ""})
+                over, done = await self._await_reply()
+                if over:
+                    return done
+                continue
             command = got.strip().lower()
             if command in QUIT:
                 self.say("Left the table. Your seat is kept: join again with the same command.")
@@ -219,7 +239,26 @@ class Client:
                 return None
             shown = got.strip()
             shown = shown if len(shown) <= 40 else shown[:40] + "..."
-            self.say(f"  '{printable(shown)}' is not one of the options: {menu.hint()}, or 'help'.")
+            near = near_miss(got, [*REMOTE, *LOCAL])
+            self.say(f"  '{printable(shown)}' is not one of the options: {menu.hint()}, or 'help'."
+                     + (f" (A command? {near})" if near else ""))
+
+    async def _await_reply(self) -> tuple[bool, int | None]:
+        """Wait for the host's reply to a command (what is typed meanwhile waits); (True, status)
+        when the question ended instead (the end of the game, a lost connection, a new question)."""
+        while True:
+            message = await self._next_message()
+            if message is None:
+                return True, self._lost()
+            kind = message.get("type")
+            if kind == "screen":
+                self.last_screen = screen_text(message)  # another seat moved: kept for 'board'
+                continue
+            done = await self._handle(message)
+            if kind == "reply":
+                return False, None
+            if done is not None or kind == "ask":
+                return True, done
 
     async def _next_message(self) -> dict[str, Any] | None:
         """The next message from the host (None: the connection ended)."""

@@ -63,6 +63,7 @@ class Connection:
         self.shown: dict[str, Any] | None = None   # ...and in the last screen it was sent
         self.shown_moves = -1
         self.asked: int | None = None
+        self.hinting: asyncio.Future[None] | None = None  # a hint being worked out for this client
         self.closed = False
         self.dropped = ""  # why the host cut this connection, when it did
         self.tokens = limits.burst
@@ -319,6 +320,9 @@ class Host:
         if kind == "ping":
             conn.send({"type": "pong"})
             return False
+        if kind == "command":
+            self._command(conn, text_field(message, "name", 20) or "", text_field(message, "arg") or "")
+            return False
         if kind == "answer" and conn.seat is not None and self.thinking:
             self.deferred[conn] = message  # applied once the bot has answered: one state at a time
             return True
@@ -337,3 +341,27 @@ class Host:
             return False
         conn.send({"type": "error", "reason": f"unexpected message '{printable(kind[:40])}'"})
         return False
+
+    def _command(self, conn: Connection, name: str, argument: str) -> None:
+        """Answer a read-only command (log, info, hint) from the connection's own view."""
+        name = name.lower()
+        if name != "hint":
+            conn.send({"type": "reply", "command": name,
+                       "text": self.table.command(conn.seat, name, argument, conn.width)})
+        elif conn.seat is None:
+            conn.send({"type": "reply", "command": name, "text": "  A spectator gets no hints."})
+        elif conn.hinting is None or conn.hinting.done():
+            conn.hinting = asyncio.ensure_future(self._hint(conn, conn.seat))
+        else:
+            conn.send({"type": "reply", "command": name, "text": "  A hint is already being worked out."})
+
+    async def _hint(self, conn: Connection, seat: int) -> None:
+        """Work the hint out on the worker thread (it searches like the mcts bot), then send it."""
+        table = self.table
+        menu = table.hint_menu(seat)
+        if menu is None:
+            text = "  You have no question to answer now."
+        else:
+            text = await asyncio.get_running_loop().run_in_executor(
+                self.worker, table.hint, seat, copy_state(table.state), menu)
+        conn.send({"type": "reply", "command": "hint", "text": text})

@@ -15,8 +15,14 @@ from ...agents import Agent, bot_seed, make_agent
 from ...core.decision import Decision, IllegalChoice
 from ...core.engine import Engine
 from ...core.journal import Journal, replay
+from ...core.view import view
+from .. import advice
+from ..commands import log_text
+from ..frame import as_text
+from ..info import info
+from ..menu import Menu
 from ..saved import journal_answer
-from ..screen import Screens
+from ..screen import Screens, fitted
 from . import screens
 
 
@@ -98,6 +104,27 @@ class Table:
             return None
         number = self.asked.setdefault(seat, self.moves)
         return screens.question(self.screens, self.state, seat, number, d.secret)
+
+    def command(self, seat: int | None, name: str, argument: str, width: int) -> str:
+        """The answer to a read-only command a seat's client (or a spectator's) typed: from its view only."""
+        v = view(self.engine, self.state, seat)
+        if name == "log":
+            return log_text(v["log"], argument)
+        if name == "info":
+            return as_text(fitted(info(self.screens, v, argument[:200], width), width))
+        return f"  '{name}' is not a command of a networked table"
+
+    def hint_menu(self, seat: int) -> Menu | None:
+        """The menu of `seat`'s open question, to hint on (None: it has none)."""
+        d = self._decision()
+        if d is None or seat in self.bots or seat not in d.seats:
+            return None
+        return Menu.of(d.options(seat))
+
+    def hint(self, seat: int, state: dict[str, Any], menu: Menu) -> str:
+        """The session's hint for `seat` (from its view only), on a copy of the state; runs off the
+        host's loop on the bots' engine, like a bot's decision."""
+        return advice.hint(self.bot_engine, state, seat, self.journal.seed, menu)
 
     def answer(self, seat: int, ask: int | None, option: str) -> str | None:
         """Apply a client's answer to its open question; the reason it is refused, or None."""

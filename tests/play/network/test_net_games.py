@@ -12,7 +12,7 @@ import asyncio
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -167,6 +167,24 @@ class Ledger:
         return [json.loads(data) for data, _ in self.sent[seat]]
 
 
+def with_commands(pick: Callable[[Recorder, dict[str, Any]], str], fields: list[str]) -> Callable[[Recorder, dict[str, Any]], str]:
+    """`pick`, typing the read-only commands now and then before answering: the whole log, `info`
+    of each field in turn (their replies are checked like every other message), and two hints."""
+    asked = [0]
+
+    def answer(client: Recorder, ask: dict[str, Any]) -> str:
+        k = asked[0]
+        asked[0] += 1
+        if k % 25 == 0:
+            client.send({"type": "command", "name": "log", "arg": "10000"})
+        if k % 5 == 0:
+            client.send({"type": "command", "name": "info", "arg": fields[k // 5 % len(fields)]})
+        if k in (2, 30):
+            client.send({"type": "command", "name": "hint", "arg": ""})
+        return pick(client, ask)
+    return answer
+
+
 @pytest.mark.parametrize("game,kinds", GAMES, ids=[g[0] for g in GAMES])
 def test_two_clients_play_to_the_end_and_see_only_their_own_seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                   game: str, kinds: list[str]) -> None:
@@ -178,7 +196,8 @@ def test_two_clients_play_to_the_end_and_see_only_their_own_seat(tmp_path: Path,
 
     async def main() -> tuple[list[Recorder], Recorder]:
         host, task = await start_host(table, codes, said=said)
-        players = [Recorder(host.port, codes[i], random_picker(i)) for i in (0, 1)]
+        fields = [f.name for f in (*table.engine.game.seat_fields, *table.engine.game.global_fields)]
+        players = [Recorder(host.port, codes[i], with_commands(random_picker(i), fields)) for i in (0, 1)]
         watcher = Recorder(host.port, None, lambda c, ask: None)
         for client in (*players, watcher):
             await client.connect()
@@ -193,6 +212,10 @@ def test_two_clients_play_to_the_end_and_see_only_their_own_seat(tmp_path: Path,
     # The host's journal holds the whole game: it replays to the state the host reached.
     assert table.over() and replay(engine, journal) == table.state
     assert all(c.asks for c in players) and not watcher.asks
+    # The commands were answered (and their replies are among the messages checked below).
+    for client in players:
+        replies = {m["command"] for m in client.messages if m["type"] == "reply"}
+        assert replies == {"log", "info", "hint"}
     # What was checked is every byte each client received, message by message.
     for seat, client in ((0, players[0]), (1, players[1]), (None, watcher)):
         assert client.messages == ledger.messages(seat)
