@@ -8,9 +8,15 @@ keys are the terminal session's, play/menu.py); nothing reaches the host but the
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import threading
 from typing import Any, Callable
+
+from rich.console import Console
+from rich.style import Style
+from rich.errors import StyleSyntaxError
+from rich.text import Text
 
 from ruledsl.printable import printable
 
@@ -63,36 +69,39 @@ def prompt_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def screen_text(message: dict[str, Any]) -> str:
-    """A `screen` message as printed: the new log lines, the screen the host drew, who is awaited."""
-    parts = []
-    log = [str(x) for x in message.get("log", [])]
-    if log:
-        parts.append("\n".join("  " + line for line in log))
-    parts += ["", str(message.get("text", ""))]
-    waiting = [str(x) for x in message.get("waiting", [])]
-    if waiting:
-        parts.append("Waiting for: " + ", ".join(waiting))
-    return "\n".join(parts)
+STYLE = re.compile(r"[a-z0-9_ ]{1,40}")
 
 
-def end_text(message: dict[str, Any]) -> str:
-    """The `end` message as printed: the last log lines, then the final screen the host drew."""
-    lines = ["  " + str(x) for x in message.get("log", [])] + ["", str(message.get("text", ""))]
-    return "\n".join(lines)
+def styled_text(text: str, styles: Any) -> Text | None:
+    """The host's screen with its colours, for a terminal; None when anything in it is not as the
+    host draws it (then it is printed plain, escaped). Only plain colour and emphasis words are
+    taken from the host: nothing that would make the terminal do more than colour text."""
+    if printable(text, newlines=True) != text or not isinstance(styles, list):
+        return None
+    out = Text(text)
+    for span in styles:
+        if not (isinstance(span, list) and len(span) == 3 and type(span[0]) is int and type(span[1]) is int
+                and isinstance(span[2], str) and STYLE.fullmatch(span[2]) and "link" not in span[2].split()):
+            return None
+        try:
+            out.stylize(Style.parse(span[2]), span[0], span[1])
+        except StyleSyntaxError:
+            return None
+    return out
 
 
 class Client:
     """Plays one seat (or watches) until the game ends, the player quits or the connection is lost."""
 
     def __init__(self, lines: asyncio.Queue[str | None] | None, write: Callable[[str], None] = print,
-                 prompt: Callable[[str], None] | None = None, width: int = 80):
+                 prompt: Callable[[str], None] | None = None, width: int = 80, console: Console | None = None):
         self.lines = lines
         self.width = width
+        self.console = console  # a terminal's: screens in colour, as play shows them
+        self.last: dict[str, Any] = {}
         self.write = write
         self.prompt = prompt or prompt_stdout
         self.name = ""
-        self.last_screen = ""
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.writer: asyncio.StreamWriter | None = None
         self.problem = ""
@@ -103,6 +112,22 @@ class Client:
     def say(self, text: str) -> None:
         """Print text from the host: control characters escaped."""
         self.write(printable(text, newlines=True))
+
+    def show_screen(self, message: dict[str, Any]) -> None:
+        """A `screen` (or `end`) message: the new log lines, the screen the host drew, who is awaited."""
+        log = [str(x) for x in message.get("log", [])]
+        if log:
+            self.say("\n".join("  " + line for line in log))
+        self.say("")
+        text = str(message.get("text", ""))
+        shown = styled_text(text, message.get("styles", [])) if self.console is not None else None
+        if self.console is not None and shown is not None:
+            self.console.print(shown, soft_wrap=True)
+        else:
+            self.say(text)
+        waiting = [str(x) for x in message.get("waiting", [])]
+        if waiting:
+            self.say("Waiting for: " + ", ".join(waiting))
 
     async def run(self, host: str, port: int, code: str | None) -> int:
         """Join with `code` (None: watch); the exit status."""
@@ -169,8 +194,8 @@ class Client:
             self.say(f"Joined {message.get('title', 'the table')} {who}. Players: "
                      + ", ".join(str(n) for n in message.get("names", [])))
         elif kind == "screen":
-            self.last_screen = screen_text(message)
-            self.say(self.last_screen)
+            self.last = message
+            self.show_screen(message)
         elif kind == "ask":
             return await self._ask(message)
         elif kind == "reply":
@@ -178,7 +203,8 @@ class Client:
         elif kind == "refused_answer":
             self.say(f"  The host refused that answer: {message.get('reason', '')}.")
         elif kind == "end":
-            self.say(end_text(message))
+            self.show_screen(message)
+            self.say("")
             return EXIT_OK
         elif kind == "stopped":
             self.say(f"\nThe game stopped: {message.get('reason', '')}.")
@@ -231,7 +257,7 @@ class Client:
                 self.say(HELP)
                 continue
             if command == "board":
-                self.say(self.last_screen)
+                self.show_screen(self.last)
                 continue
             option = menu.parse(got)
             if option is not None:
@@ -252,7 +278,7 @@ class Client:
                 return True, self._lost()
             kind = message.get("type")
             if kind == "screen":
-                self.last_screen = screen_text(message)  # another seat moved: kept for 'board'
+                self.last = message  # another seat moved: kept for 'board'
                 continue
             done = await self._handle(message)
             if kind == "reply":
@@ -284,7 +310,7 @@ class Client:
                 self._message_task = None
                 if message is not None and message.get("type") == "screen":
                     # Another seat moved while this one decides: kept for 'board', the question stands.
-                    self.last_screen = screen_text(message)
+                    self.last = message
                     continue
                 return message
             if self._line_task is not None and self._line_task in done:

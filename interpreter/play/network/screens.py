@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..frame import as_text, end_lines
+from rich.text import Text
+
+from ..frame import end_lines
 from ..screen import Screens, fitted
 from ...core.view import view
 
@@ -31,8 +33,8 @@ def screen(screens: Screens, state: dict[str, Any], seat: int | None, seen: int 
     new = log[-SCROLLBACK:] if seen is None else log[seen:]
     pending = v["pending"]
     waiting = [v["names"][s] for s in pending["waiting_for"]] if pending else []
-    text = as_text(fitted(screens.main(v, seat, before, width), width))
-    return {"type": "screen", "log": new, "text": text, "waiting": waiting}, len(log), v
+    text, styles = styled(fitted(screens.main(v, seat, before, width), width))
+    return {"type": "screen", "log": new, "text": text, "styles": styles, "waiting": waiting}, len(log), v
 
 
 def question(screens: Screens, state: dict[str, Any], seat: int, ask: int, secret: bool) -> dict[str, Any] | None:
@@ -53,8 +55,23 @@ def ending(screens: Screens, state: dict[str, Any], seat: int | None, seen: int 
     public = view(engine, state, None)
     result = engine.result(state)
     names = public["names"]
-    lines = screens.main(public, None, None, width) + end_lines(engine, state, screens)
-    return {"type": "end", "log": log[-SCROLLBACK:] if seen is None else log[seen:],
-            "text": as_text(fitted(lines, width)),
+    text, styles = styled(fitted(screens.main(public, None, None, width) + end_lines(engine, state, screens), width))
+    return {"type": "end", "log": log[-SCROLLBACK:] if seen is None else log[seen:], "text": text, "styles": styles,
             "scores": {f: [[names[i], str(x)] for i, x in enumerate(values)] for f, values in result.scores.items()},
             "winners": [names[i] for i in result.winners]}
+
+
+def styled(lines: list[Text]) -> tuple[str, list[list[Any]]]:
+    """Lines as one plain text, and their styles (the session's colours, the mark on what changed) as
+    [start, end, style] spans into it: a client on a terminal shows them as `play` does."""
+    parts: list[str] = []
+    spans: list[list[Any]] = []
+    at = 0
+    for line in lines:
+        plain = line.plain
+        if line.style:
+            spans.append([at, at + len(plain), str(line.style)])
+        spans += [[at + s.start, at + s.end, str(s.style)] for s in line.spans if s.style]
+        parts.append(plain)
+        at += len(plain) + 1
+    return "\n".join(parts), spans

@@ -13,7 +13,8 @@ from interpreter.play import advice
 from interpreter.play.frame import as_text
 from interpreter.play.info import info
 from interpreter.play.menu import Menu
-from interpreter.play.network.client import Client
+from interpreter.play.network.client import Client, styled_text
+from interpreter.play.network.screens import styled
 from interpreter.play.screen import Screens, fitted
 from net_helpers import SEED, new_table, start_host
 
@@ -65,3 +66,20 @@ def test_the_hint_is_the_same_whatever_the_other_seat_holds() -> None:
     assert view(engine, state, 0) == view(engine, twin, 0) and state != twin
     menu = Menu.of(engine.pending(state).options(0))  # type: ignore[union-attr]
     assert advice.hint(engine, state, 0, SEED, menu) == advice.hint(engine, twin, 0, SEED, menu)
+
+
+def test_a_terminal_client_shows_the_screen_in_the_sessions_colours_and_nothing_more() -> None:
+    engine = Engine(load_game("downtown"))
+    before = engine.new_game(3, SEED)
+    state = copy.deepcopy(before)
+    for _ in range(6):
+        engine.apply_index(state, engine.first_open_seat(state), 0)
+    lines = fitted(Screens(engine).main(view(engine, state, 0), 0, view(engine, before, 0), 80), 80)
+    text, styles = styled(lines)
+    shown = styled_text(text, styles)
+    assert shown is not None and any(s[2] == "reverse" for s in styles)  # what changed is marked
+    assert as_text([shown], 80, colour=True) == as_text(lines, 80, colour=True)
+    # A host that sends more than colours is shown plain: no links, no escape sequences of its own.
+    assert styled_text(text, [[0, 4, "link https://example.com"]]) is None
+    assert styled_text(text, [[0, 4, "bold\x1b[2J"]]) is None
+    assert styled_text("\x1b]0;title\x07" + text, styles) is None
