@@ -14,6 +14,7 @@ from .cost import SEARCH_STEPS, Charges, Cost, FormulaWork
 from .exprcost import PAID, ExprCostMixin
 from .hoist import Hoister
 from .provenance import EVERY, Origin, explain
+from .purity import memo_read
 from .runtime_support import NUMBER_LIMIT
 from .scope import Scope, Var
 from .runtime_support import follow, make_formatter
@@ -61,6 +62,8 @@ class Expressions(ExprCostMixin):
         # Work of each formula when it is known before it runs (None: it counts its own as it runs).
         self.formula_work: dict[str, FormulaWork | None] = {}
         self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
+        # > 0 while generating code that goes where Python refuses `:=` (what a comprehension runs over)
+        self.in_iterable = 0
         # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
         self.known_sizes: dict[int, int | str | None] = {}
         # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
@@ -518,7 +521,11 @@ class Expressions(ExprCostMixin):
     def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
                        scope: Scope) -> tuple[Scope, str, str, str]:
         """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
-        it, t = self.read(iter_, scope)
+        self.in_iterable += 1
+        try:
+            it, t = self.read(iter_, scope)
+        finally:
+            self.in_iterable -= 1
         self.check(t, ("list",), iter_.span, "what a comprehension runs over")
         inner = Scope(scope, scope.persistent, scope.counter)
         self.no_shadow(var, span, scope)
@@ -606,6 +613,9 @@ class Expressions(ExprCostMixin):
             work = self.formula_work.get(e.name)
             if work is None:  # a formula whose work is known only as it runs counts its own
                 self.charges.charge(1)
+                if (e.name in self.memo and not self.hoister.repeat and not self.in_iterable
+                        and all(_plain_read(a) for a in e.args)):
+                    return (memo_read(self.const("memo", fn, {}), fn, codes, scope.fresh("m")), ret)
             else:
                 used = work.used_params()
                 terms = work.at_call(codes) if all(_plain_read(a) for a, p in zip(e.args, work.params)

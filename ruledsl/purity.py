@@ -117,3 +117,20 @@ def memoised(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
         if _works(formula):
             chosen.add(name)
     return chosen
+
+
+def memo_key(args: list[str]) -> str:
+    """Python for the key a remembered formula's value is kept under, from its arguments' code."""
+    return args[0] if len(args) == 1 else "(" + "".join(a + ", " for a in args) + ")"
+
+
+def memo_read(table: str, function: str, args: list[str], var: str) -> str:
+    """Python reading a remembered formula's value where it is called, or calling it.
+
+    The wrapper's own test (formulas.py) written in place, which saves a Python call per use. The
+    arguments are computed twice when the value must be computed, so they must be plain reads.
+    `var` is assigned in the enclosing function: the code must not go in a comprehension.
+    """
+    call = f"{function}(c{''.join(', ' + a for a in args)})"
+    return (f"({var}[0] if ({var} := {table}.get({memo_key(args)})) is not None and c.steps >= {var}[1] "
+            f"else {call})")

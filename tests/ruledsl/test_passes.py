@@ -239,3 +239,34 @@ def test_remembered_and_folded_formulas_give_the_same_games(tmp_path: Path) -> N
             end winners seats
         """, board=LINE_BOARD)
     play_both(e, seats=1)
+
+
+def test_a_remembered_value_is_read_the_same_wherever_it_is_used(tmp_path: Path) -> None:
+    # Read in place where Python allows it (a statement, a loop's list, a formula's loop), called
+    # where it does not (what a comprehension runs over, a roll's count, a comprehension's element).
+    e = engine(tmp_path, """\
+        formula around(n: node) = [m for m in neighbours(n) if m.colour != "red"]
+        formula width(n: node) = len([m for m in neighbours(n)])
+        formula reach(n: node):
+            let found = []
+            for m in neighbours(n):
+                for x in around(m):
+                    add x to found
+            for y in around(n):
+                add y to found
+            return found
+
+        phase main:
+            for at in nodes:
+                let direct = around(at)
+                let inside = [m for m in around(at)]
+                let nested = [len(around(m)) for m in nodes if len([x for x in around(m)]) > 0]
+                roll width(at) faces from [1, 2]
+                log look(n=len(direct) + len(inside) + len(reach(at)) + sum(nested) + len(faces)) "{at}"
+            choose x from [1, 2] by seats[0]
+            end winners seats
+        """, board=LINE_BOARD)
+    assert ":=" in e.program.source  # the place Python allows it reads the value in place
+    play_both(e, seats=1)
+    final, _ = play_bots(e, 1, 0)
+    assert [event["data"]["n"] for event in final["log"] if event["kind"] == "look"] == [6, 6, 6]
