@@ -8,13 +8,13 @@ from typing import Callable
 
 from . import ast as A
 from .diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
-from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, plain
+from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from . import cost
 from .cost import SEARCH_STEPS, Charges, Cost, FormulaWork
 from .exprcost import PAID, ExprCostMixin
 from .hoist import Hoister
 from .provenance import EVERY, Origin, explain
-from .purity import memo_read
+from .purity import memo_read, walk
 from .runtime_support import NUMBER_LIMIT
 from .scope import Scope, Var
 from .runtime_support import follow, make_formatter
@@ -233,6 +233,10 @@ class Expressions(ExprCostMixin):
                 and _grows(e, self.resolver(scope)):
             # The whole sum or product is done: a number past the limit stops the game here.
             return (f"_num({result[0]})", result[1])
+        if kind in _PER_NODE and result[1].kind in ("int", "str", "bool"):
+            table = self._per_node(e, result[0], scope)
+            if table is not None:
+                return (table, result[1])
         if kind in _COSTLY:
             return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h")), result[1])
         if kind is not A.Name and kind in _READS or kind is A.Name and e.name in self.world.tables:  # type: ignore[union-attr]
@@ -245,6 +249,21 @@ class Expressions(ExprCostMixin):
             if isinstance(value, (list, tuple, dict)) and not isinstance(e, A.Name):
                 return (self.const("fixed", str(id(value)), value), result[1])
         return result
+
+    def _per_node(self, e: A.Expr, code: str, scope: Scope) -> str | None:
+        """A read of a table of e's value for each board node, when e reads only fixed data and one
+        node variable (folding.per_node): `buy_price[kind_of(shop)]` becomes one look-up. A none
+        in the variable is left to e's own code, to fail as it would."""
+        names = {n.name for n in walk(e) if isinstance(n, A.Name)}
+        found = [v for v in (scope.lookup(n) for n in names) if v is not None]
+        if len(found) != 1 or found[0].type.kind != "node":
+            return None
+        var = found[0]
+        values = per_node(e, var.name, self.world, self.resolver(scope), self.inline_body)
+        if values is None:
+            return None
+        table = self.const("per_node", repr(values), values)
+        return f"({table}[{var.code}] if {var.code} is not None else {code})"
 
     def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
         """A boolean expression."""
@@ -840,6 +859,8 @@ def _small(value: object) -> int | None:
 
 
 _COSTLY = (A.ListComp, A.MapComp, A.Call)
+# Expressions worth a per-node table when they read fixed data only (a single read is one already).
+_PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
 # Built-ins that only read their list: a kept (shared) list may be handed to them.
 _READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed",
                      "unique_by")

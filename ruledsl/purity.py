@@ -25,7 +25,7 @@ _SEAT_BUILTINS = ("next_seat", "seats_from", "str")
 _HASHABLE = re.compile(r"(int|str|bool|node|seat)\??")
 
 
-def _walk(node: object) -> Iterable[object]:
+def walk(node: object) -> Iterable[object]:
     """Every node of a tree, the node itself first."""
     todo = [node]
     while todo:
@@ -52,7 +52,7 @@ def _children(kind: type) -> tuple[str, ...]:
 def _declared(formula: A.Formula) -> set[str]:
     """Every name the formula declares: parameters, lets, loop and comprehension variables."""
     names = {p.name for p in formula.params}
-    for n in _walk((formula.expr, formula.body)):
+    for n in walk((formula.expr, formula.body)):
         if isinstance(n, (A.Let, A.For)):
             names.add(n.name if isinstance(n, A.Let) else n.var)
         elif isinstance(n, (A.ListComp, A.MapComp)):
@@ -76,7 +76,7 @@ def state_free(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
         local = _declared(formula)
         reads = False
         called: set[str] = set()
-        for n in _walk((formula.expr, formula.body)):
+        for n in walk((formula.expr, formula.body)):
             if isinstance(n, A.Name) and n.name not in local and (n.name in world.global_fields or n.name == "seats"):
                 reads = True
             elif isinstance(n, A.Attr) and n.name in fields:
@@ -103,7 +103,7 @@ def state_free(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
 
 def _works(formula: A.Formula) -> bool:
     """Does the formula loop or build a list (so that remembering it saves more than it costs)?"""
-    return any(isinstance(n, (A.For, A.While, A.ListComp, A.MapComp)) for n in _walk((formula.expr, formula.body)))
+    return any(isinstance(n, (A.For, A.While, A.ListComp, A.MapComp)) for n in walk((formula.expr, formula.body)))
 
 
 def memoised(formulas: Mapping[str, A.Formula], world: World) -> set[str]:

@@ -19,7 +19,7 @@ from lang_helpers import LINE_BOARD, engine, parse_ok, phase_body
 from ruledsl import ast as A
 from ruledsl.budget import PhaseWork, Region
 from ruledsl.cost import Cost, FormulaWork
-from ruledsl.folding import UNKNOWN, Known, condition_value, dead_branches, evaluate, fixed_value, plain
+from ruledsl.folding import UNKNOWN, Known, condition_value, dead_branches, evaluate, fixed_value, per_node, plain
 from ruledsl.mutation import Mutations, changed_names
 from ruledsl.parser import parse_expression
 from ruledsl.purity import memoised, state_free
@@ -79,6 +79,15 @@ def test_only_formulas_that_work_and_take_plain_values_are_remembered() -> None:
         formula of_card(c: card) = [x for x in cards if x == c]
         """)
     assert memoised(fs, world()) == {"near", "of_card"}
+
+
+def test_a_value_of_fixed_data_per_node_is_a_table_only_when_every_node_has_one() -> None:
+    w = world(price={"road": 1, "shop": 3}, cheap={"road": 1}, kinds=["shop"])
+    bodies = {"kind_of": (["m"], expr('"shop" if m.kind == "shop" else "road"'))}.get
+    assert per_node(expr("price[kind_of(n)]"), "n", w, tables_of(w), bodies) == (1, 3, 3)
+    assert per_node(expr("n.kind in kinds"), "n", w, tables_of(w), bodies) == (False, True, True)
+    assert per_node(expr("cheap[n.kind]"), "n", w, tables_of(w), bodies) is None  # a shop has none: it fails as it runs
+    assert per_node(expr("n.owner == 1"), "n", w, tables_of(w), bodies) is None   # the state
 
 
 # ------------------------------------------------------------------ mutation
