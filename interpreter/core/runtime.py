@@ -255,7 +255,9 @@ class Runtime:
         if amount < 0:
             raise RuleRuntimeError(f"cannot {'pay' if is_payment else 'gain'} a negative amount ({amount})")
         column = self.S[field]
-        ledger = self.state["ledger"].setdefault(field, [[0] * self.nseats, [0] * self.nseats])
+        ledger = self.state["ledger"].get(field)
+        if ledger is None:  # not setdefault: that would build two lists at every pay and gain
+            ledger = self.state["ledger"][field] = [[0] * self.nseats, [0] * self.nseats]
         if amount > NUMBER_LIMIT or column[seat] + amount > NUMBER_LIMIT:
             raise RuleRuntimeError(f"{'paying' if is_payment else 'gaining'} {amount} {field} goes past the "
                                    "limit of 10^18 (a billion billion)")
