@@ -24,6 +24,10 @@ from .state import copy_state, initial_state
 __all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "SECRET_OPTIONS", "STEP_BUDGET"]
 
 
+# Option ids kept by option_text, at most (a game whose options are numbers may have many).
+_KEPT_TEXTS = 10_000
+
+
 class ChanceHook(Protocol):
     """Fixed chance for scenario tests: sees every roll and shuffle after the seeded generator.
 
@@ -49,6 +53,7 @@ class Engine:
         # None in play: balance figures set it to see each pay/gain as it happens (see analysis/economy.py).
         self.ledger_hook: Callable[[dict[str, Any], str, int, int, bool], None] | None = None
         self.runtime = Runtime(self)
+        self._texts: dict[tuple[int, type, Any], str] = {}  # see option_text
 
     # ------------------------------------------------------------ public API
     def new_game(self, seats: int, seed: int = 0, names: list[str] | None = None) -> dict[str, Any]:
@@ -220,6 +225,20 @@ class Engine:
 
     def option_text(self, spec_id: int, value: Any) -> str:
         """The id of an option of a choice: `var:value-id`."""
+        # Journaled at every decision of a batch: kept once made (an id depends on the value alone;
+        # its type is part of the key, so that 1 and true never share one).
+        key = (spec_id, type(value), value)
+        try:
+            text = self._texts.get(key)
+        except TypeError:  # a list or map: not kept
+            return self._new_text(spec_id, value)
+        if text is None:
+            text = self._new_text(spec_id, value)
+            if len(self._texts) < _KEPT_TEXTS:
+                self._texts[key] = text
+        return text
+
+    def _new_text(self, spec_id: int, value: Any) -> str:
         spec = self.program.chooses[spec_id]
         return f"{spec.var}:{spec.ident(value)}"
 
