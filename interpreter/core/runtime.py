@@ -195,6 +195,16 @@ class Runtime:
             self.steps, self.logged = STEP_BUDGET, 0
         return values
 
+    def ask_all(self, spec_id: int, options: list[Any]) -> list[Any]:
+        """Agent mode: `ask_each` of every seat when all have the same options (plain values)."""
+        if not options:
+            raise self._empty(spec_id, 0)
+        if len(options) == 1:
+            return [options[0]] * self.nseats
+        values = [options[self.pick(spec_id, s, options)] for s in self.seats]
+        self.steps, self.logged = STEP_BUDGET, 0
+        return values
+
     def pick(self, spec_id: int, seat: int, options: list[Any]) -> int:
         """The index of the option the seat's picker chooses; counts the decision, journals it."""
         state = self.state
