@@ -122,6 +122,9 @@ class Runtime:
     # -- called from generated code
     def seats_from(self, first: int) -> list[int]:
         """Every seat in turn order, starting with `first`."""
+        if 0 <= first < self.nseats:  # slices of the seats (run many times a round), same list
+            seats = self.seats
+            return seats[first:] + seats[:first]
         return list(range(first, self.nseats)) + list(range(0, first))
 
     def _empty(self, spec_id: int, seat: int) -> Located:
