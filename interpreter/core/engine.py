@@ -19,7 +19,7 @@ from .errors import RuleError
 from .game import Game
 from .runtime import (CALL, MAX_DEPTH, SECRET_OPTIONS, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime,
                       bind_answers)
-from .state import copy_state, initial_state
+from .state import copy_state, initial_state, start_data
 
 __all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "SECRET_OPTIONS", "STEP_BUDGET"]
 
@@ -54,6 +54,7 @@ class Engine:
         self.ledger_hook: Callable[[dict[str, Any], str, int, int, bool], None] | None = None
         self.runtime = Runtime(self)
         self._texts: dict[tuple[int, type, Any], str] = {}  # see option_text
+        self._starts: dict[int, bytes | None] = {}  # by number of seats: the game's data at the start (state.start_data)
 
     # ------------------------------------------------------------ public API
     def new_game(self, seats: int, seed: int = 0, names: list[str] | None = None) -> dict[str, Any]:
@@ -61,7 +62,7 @@ class Engine:
         g = self.game
         if not g.min_seats <= seats <= g.max_seats:
             raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, not {seats}")
-        state = initial_state(g, seats, seed, names)
+        state = initial_state(g, seats, seed, names, self._start_data(seats))
         start = self.program.phases[g.start]
         if start.resumable:
             state["stack"] = [[g.start, 0, {}]]
@@ -84,7 +85,7 @@ class Engine:
         g = self.game
         if not g.min_seats <= seats <= g.max_seats:
             raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, not {seats}")
-        state = initial_state(g, seats, seed, names)
+        state = initial_state(g, seats, seed, names, self._start_data(seats))
         c = Runtime(self, pickers, journal, max_decisions, log)
         self._run_direct(state, self.program.phases[g.start].direct, c)
         return state
@@ -197,6 +198,11 @@ class Engine:
         return f"{spec.var}:{spec.ident(value)}"
 
     # ------------------------------------------------------------ internals
+    def _start_data(self, seats: int) -> bytes | None:
+        if seats not in self._starts:
+            self._starts[seats] = start_data(self.game, seats)
+        return self._starts[seats]
+
     def _option(self, spec: ChooseSpec, value: Any, names: list[str]) -> Option:
         return Option(f"{spec.var}:{spec.ident(value)}", spec.label(value, names), value)
 

@@ -32,12 +32,13 @@ def default_names(seats: int) -> list[str]:
     return [pool[i] if i < len(pool) else f"Seat {i + 1}" for i in range(seats)]
 
 
-def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None = None) -> dict[str, Any]:
-    """The state before any rule has run."""
+def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None = None,
+                  start: bytes | None = None) -> dict[str, Any]:
+    """The state before any rule has run; `start`: the game's data for this many seats, from `start_data`."""
     names = list(names) if names else default_names(seats)
     if len(names) != seats:
         raise ValueError(f"{seats} seats need {seats} names, got {len(names)}")
-    nodes = len(game.node_ids)
+    data = _start(game, seats) if start is None else marshal.loads(start)
     return {
         "game": game.name,
         "variant": game.variant,
@@ -45,17 +46,37 @@ def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None =
         "names": names,
         "seed": seed,
         "rng": rng.seed_state(seed),
-        "seat": {f.name: _column(f.initial, seats) for f in game.seat_fields},
-        "node": {f.name: _column(f.initial, nodes) for f in game.node_fields},
-        "global": {f.name: _column(f.initial, 1)[0] for f in game.global_fields},
-        "components": {kind: {f.name: _column(f.initial, len(game.world.components[kind].ids)) for f in fields}
-                       for kind, fields in game.component_fields.items()},
+        "seat": data["seat"],
+        "node": data["node"],
+        "global": data["global"],
+        "components": data["components"],
         "stack": [],
         "pending": None,
         "ledger": {},
         "log": [],
         "result": None,
         "decisions": 0,
+    }
+
+
+def start_data(game: "Game", seats: int) -> bytes | None:
+    """The game's own data before any rule has run, for this many seats, marshalled: each load of it
+    is a fresh copy (an engine keeps it, so that starting a game is one load instead of a build).
+    None when some initial value is not plain data."""
+    try:
+        return marshal.dumps(_start(game, seats))
+    except ValueError:
+        return None
+
+
+def _start(game: "Game", seats: int) -> dict[str, Any]:
+    nodes = len(game.node_ids)
+    return {
+        "seat": {f.name: _column(f.initial, seats) for f in game.seat_fields},
+        "node": {f.name: _column(f.initial, nodes) for f in game.node_fields},
+        "global": {f.name: _column(f.initial, 1)[0] for f in game.global_fields},
+        "components": {kind: {f.name: _column(f.initial, len(game.world.components[kind].ids)) for f in fields}
+                       for kind, fields in game.component_fields.items()},
     }
 
 
