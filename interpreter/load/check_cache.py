@@ -40,6 +40,8 @@ MAX_FILES = 2_000
 MAX_BYTES = 32 * 1024 * 1024
 """A game folder with more files or bytes than this is checked every time: hashing it would cost
 more than the check saves (a shipped game has about twenty files and 200 KiB)."""
+MAX_DEPTH = 16
+"""Folders nested deeper than this are not cached (a game reads files at its top and in `tests/`)."""
 
 _FORMAT = 1
 """Bumped when the layout of an entry changes."""
@@ -105,20 +107,24 @@ def store(where: Key, checked: Checked) -> None:
     user_cache.write(_folder_name(), where.entry + ".json", text.encode("ascii"))
 
 
-def _hash_tree(folder: Path, prefix: str, digest: "hashlib._Hash", counts: list[int]) -> bool:
+def _hash_tree(folder: Path, prefix: str, digest: hashlib._Hash, counts: list[int], depth: int = 0) -> bool:
     """Add every name and file under `folder` to `digest`, in name order; False for what is not cached."""
+    if depth > MAX_DEPTH:
+        return False
+    entries = []
     with os.scandir(folder) as listing:
-        entries = sorted(listing, key=lambda e: e.name)
-    for entry in entries:
+        for entry in listing:  # counted before sorting: a folder of a million names is not listed whole
+            counts[0] += 1
+            if counts[0] > MAX_FILES:
+                return False
+            entries.append(entry)
+    for entry in sorted(entries, key=lambda e: e.name):
         info = entry.stat(follow_symlinks=False)
         name = prefix + entry.name
-        counts[0] += 1
-        if counts[0] > MAX_FILES:
-            return False
         if stat.S_ISDIR(info.st_mode):
             digest.update(b"d%d:%s\0" % (len(name.encode("utf-8", "surrogateescape")),
                                          name.encode("utf-8", "surrogateescape")))
-            if not _hash_tree(Path(entry.path), name + "/", digest, counts):
+            if not _hash_tree(Path(entry.path), name + "/", digest, counts, depth + 1):
                 return False
         elif stat.S_ISREG(info.st_mode):
             counts[1] += info.st_size
