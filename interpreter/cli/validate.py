@@ -52,7 +52,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         else:
             games, checked = _check(folder)
             diags, sources = list(checked.diags), dict(checked.sources)
-            if where is not None and check_cache.key(target, folder) == where:  # unchanged while checked
+            # Kept only when the folder did not change while it was being checked.
+            if where is not None and cached is None and check_cache.key(target, folder) == where:
                 check_cache.store(where, checked)
         played = None
         if games and not any(d.severity == "error" for d in diags) and not args.no_play:
