@@ -91,11 +91,24 @@ def load(where: Key) -> Checked | None:
     except ValueError:  # damaged, or written by other code: check again
         return None
     if not (isinstance(stored, list) and len(stored) == 3 and stored[0] == where.digest
-            and isinstance(stored[1], list) and all(isinstance(d, Diagnostic) for d in stored[1])
+            and isinstance(stored[1], list) and all(_well_formed(d) for d in stored[1])
             and isinstance(stored[2], dict)
             and all(isinstance(k, str) and isinstance(v, str) for k, v in stored[2].items())):
         return None
     return Checked(stored[1], stored[2])
+
+
+def _well_formed(diag: object) -> bool:
+    """A diagnostic whose every part has the type printing it expects (the JSON could hold anything)."""
+    return (isinstance(diag, Diagnostic) and _span(diag.span) and isinstance(diag.code, str)
+            and isinstance(diag.message, str) and diag.severity in ("error", "warning")
+            and (diag.hint is None or isinstance(diag.hint, str)) and isinstance(diag.related, tuple)
+            and all(isinstance(r, Related) and _span(r.span) and isinstance(r.message, str) for r in diag.related))
+
+
+def _span(span: object) -> bool:
+    return (isinstance(span, Span) and isinstance(span.file, str)
+            and all(type(n) is int for n in (span.line, span.column, span.end_line, span.end_column)))
 
 
 def store(where: Key, checked: Checked) -> None:

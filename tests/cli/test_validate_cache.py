@@ -19,6 +19,7 @@ from interpreter.cli import main
 from interpreter.cli import validate
 from interpreter.load import check_cache
 from ruledsl import parser, user_cache
+from ruledsl.diagnostics import Diagnostic, Span
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "examples" / "broken"
@@ -187,10 +188,13 @@ def test_a_damaged_or_foreign_entry_is_ignored(cache: Path, tmp_path: Path, caps
     [entry] = entries(cache)
     where = check_cache.key(str(folder), folder)
     assert where is not None
-    planted = check_cache.Checked([], {})
-    for text in ("{not json", check_cache.CODEC.dumps(["0" * 64, planted.diags, planted.sources]),
+    odd: list[object] = [Diagnostic(Span("x", "1", 1), "c", "m"),  # type: ignore[arg-type]
+                         Diagnostic(Span("x", 1, 1), "c", "m", "fatal"),  # type: ignore[arg-type]
+                         Diagnostic(Span("x", 1, 1), "c", "m", related=(1,))]  # type: ignore[arg-type]
+    for text in ["{not json", check_cache.CODEC.dumps(["0" * 64, [], {}]),
                  check_cache.CODEC.dumps([where.digest, [right[1]], {}]),
-                 check_cache.CODEC.dumps([where.digest, [], {"x": 1}])):
+                 check_cache.CODEC.dumps([where.digest, [], {"x": 1}]),
+                 *(check_cache.CODEC.dumps([where.digest, [d], {}]) for d in odd)]:
         entry.write_text(text, encoding="ascii")
         assert validate_output(capsys, "--no-play", str(folder)) == right
 
