@@ -83,19 +83,19 @@ def key(target: str, folder: Path) -> Key | None:
 
 def load(where: Key) -> Checked | None:
     """What the check of this exact folder and code found, or None when it was never stored."""
-    data = user_cache.read(_folder_name(), where.entry + ".json")
-    if data is None:
-        return None
-    try:
-        stored = CODEC.loads(data)
-    except ValueError:  # damaged, or written by other code: check again
-        return None
+    stored = user_cache.read_value(_folder_name(), where.entry + ".json", CODEC)
     if not (isinstance(stored, list) and len(stored) == 3 and stored[0] == where.digest
             and isinstance(stored[1], list) and all(_well_formed(d) for d in stored[1])
             and isinstance(stored[2], dict)
             and all(isinstance(k, str) and isinstance(v, str) for k, v in stored[2].items())):
         return None
     return Checked(stored[1], stored[2])
+
+
+def store(where: Key, checked: Checked) -> None:
+    """Keep what the check found (written whole or not at all, replacing the folder's older entry)."""
+    user_cache.write_value(_folder_name(), where.entry + ".json", CODEC,
+                           [where.digest, checked.diags, checked.sources])
 
 
 def _well_formed(diag: object) -> bool:
@@ -109,15 +109,6 @@ def _well_formed(diag: object) -> bool:
 def _span(span: object) -> bool:
     return (isinstance(span, Span) and isinstance(span.file, str)
             and all(type(n) is int for n in (span.line, span.column, span.end_line, span.end_column)))
-
-
-def store(where: Key, checked: Checked) -> None:
-    """Keep what the check found (written whole or not at all, replacing the folder's older entry)."""
-    try:
-        text = CODEC.dumps([where.digest, checked.diags, checked.sources])
-    except (TypeError, ValueError, RecursionError):
-        return
-    user_cache.write(_folder_name(), where.entry + ".json", text.encode("ascii"))
 
 
 def _hash_tree(folder: Path, prefix: str, digest: hashlib._Hash, counts: list[int], depth: int = 0) -> bool:
