@@ -166,6 +166,34 @@ def write(sub: str, name: str, data: bytes) -> None:
             pass
 
 
+def prune(sub: str, keep: int) -> None:
+    """Remove all but the `keep` most recently written entries of the subfolder `sub`.
+
+    For a cache whose entries are named after something that changes without end (a folder's
+    place), which would otherwise grow with every folder ever seen.
+    """
+    folder = folder_handle(sub)
+    if folder is None:
+        return
+    try:
+        names = [n for n in os.listdir(folder) if not n.startswith(".")]
+    except OSError:
+        return
+    if len(names) <= keep:
+        return
+    aged = []
+    for name in names:
+        try:
+            aged.append((os.stat(name, dir_fd=folder, follow_symlinks=False).st_mtime_ns, name))
+        except OSError:
+            continue
+    for _, name in sorted(aged)[:max(0, len(aged) - keep)]:
+        try:
+            os.unlink(name, dir_fd=folder)
+        except OSError:
+            pass
+
+
 def read_value(sub: str, name: str, codec: Codec) -> object | None:
     """The value a cache file holds as `codec`'s JSON, or None when there is none or it is not such JSON
     (damaged, or written by other code). The caller checks the value is what it stored."""

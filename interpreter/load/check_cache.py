@@ -40,6 +40,8 @@ MAX_FILES = 2_000
 MAX_BYTES = 32 * 1024 * 1024
 """A game folder with more files or bytes than this is checked every time: hashing it would cost
 more than the check saves (a shipped game has about twenty files and 200 KiB)."""
+MAX_ENTRIES = 256
+"""Checks of this many folders (or places a folder was named from) are kept; the oldest written go first."""
 MAX_DEPTH = 16
 """Folders nested deeper than this are not cached (a game reads files at its top and in `tests/`)."""
 
@@ -96,6 +98,7 @@ def store(where: Key, checked: Checked) -> None:
     """Keep what the check found (written whole or not at all, replacing the folder's older entry)."""
     user_cache.write_value(_folder_name(), where.entry + ".json", CODEC,
                            [where.digest, checked.diags, checked.sources])
+    user_cache.prune(_folder_name(), MAX_ENTRIES)
 
 
 def _well_formed(diag: object) -> bool:

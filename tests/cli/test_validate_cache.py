@@ -215,3 +215,17 @@ def test_a_folder_too_big_or_too_deep_is_checked_every_time(cache: Path, tmp_pat
     monkeypatch.setattr(check_cache, "MAX_FILES", len(list(folder.iterdir())))
     assert validate_output(capsys, "--no-play", str(folder)) == answer
     assert len(entries(cache)) == 1
+
+
+def test_only_the_latest_checks_are_kept(cache: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(check_cache, "MAX_ENTRIES", 2)
+    folders = [game_copy(tmp_path / str(i)) for i in range(4)]
+    for i, folder in enumerate(folders):
+        validate_output(capsys, "--no-play", str(folder))
+        newest = max(entries(cache), key=lambda p: p.stat().st_mtime_ns)
+        os.utime(newest, ns=(0, (i + 1) * 10**9))  # written in this order, however coarse the clock
+    assert len(entries(cache)) == 2
+    from_cache_only(capsys, monkeypatch, "--no-play", str(folders[-1]))
+    with pytest.raises(AssertionError, match="checked again"):
+        from_cache_only(capsys, monkeypatch, "--no-play", str(folders[0]))
