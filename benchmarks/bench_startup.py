@@ -5,7 +5,7 @@
   each changed (the check runs, the parse cache is warm); with an empty cache (the first run on a
   machine, or after cityrules changed); plain `validate`, which also plays a few seeded games of
   each, for comparison;
-- `cityrules --help` (target 0.15 s);
+- `cityrules --help` (target 0.15 s), and a sub-command's own help;
 - where the time of an import goes: the slowest modules `python -X importtime` reports, for what a
   warm `validate` imports and for what a check of a folder imports.
 CPU time of the child process (user + system), median of several runs. Prints figures and asserts
@@ -98,6 +98,7 @@ def main() -> None:
         measure("cityrules validate, trial games too", [COMMAND, "validate", *SHIPPED], env,
                 max(3, args.repeats // 2), None)
         measure("cityrules --help", [COMMAND, "--help"], env, args.repeats, 0.15)
+        measure("cityrules validate --help", [COMMAND, "validate", "--help"], env, args.repeats, None)
         slowest_imports("interpreter.cli.validate", env, 6)
         slowest_imports("interpreter.load.loader", env, 6)
         cold = []
