@@ -8,12 +8,13 @@ from typing import Callable
 
 from . import ast as A
 from .diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
-from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, plain
+from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from . import cost
 from .cost import SEARCH_STEPS, Charges, Cost, FormulaWork
 from .exprcost import PAID, ExprCostMixin
 from .hoist import Hoister
 from .provenance import EVERY, Origin, explain
+from .purity import memo_read, walk
 from .runtime_support import NUMBER_LIMIT
 from .scope import Scope, Var
 from .runtime_support import follow, make_formatter
@@ -61,6 +62,8 @@ class Expressions(ExprCostMixin):
         # Work of each formula when it is known before it runs (None: it counts its own as it runs).
         self.formula_work: dict[str, FormulaWork | None] = {}
         self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
+        # > 0 while generating code that goes where Python refuses `:=` (what a comprehension runs over)
+        self.in_iterable = 0
         # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
         self.known_sizes: dict[int, int | str | None] = {}
         # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
@@ -230,6 +233,10 @@ class Expressions(ExprCostMixin):
                 and _grows(e, self.resolver(scope)):
             # The whole sum or product is done: a number past the limit stops the game here.
             return (f"_num({result[0]})", result[1])
+        if kind in _PER_NODE and result[1].kind in ("int", "str", "bool"):
+            table = self._per_node(e, result[0], scope)
+            if table is not None:
+                return (table, result[1])
         if kind in _COSTLY:
             return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h")), result[1])
         if kind is not A.Name and kind in _READS or kind is A.Name and e.name in self.world.tables:  # type: ignore[union-attr]
@@ -242,6 +249,21 @@ class Expressions(ExprCostMixin):
             if isinstance(value, (list, tuple, dict)) and not isinstance(e, A.Name):
                 return (self.const("fixed", str(id(value)), value), result[1])
         return result
+
+    def _per_node(self, e: A.Expr, code: str, scope: Scope) -> str | None:
+        """A read of a table of e's value for each board node, when e reads only fixed data and one
+        node variable (folding.per_node): `buy_price[kind_of(shop)]` becomes one look-up. A none
+        in the variable is left to e's own code, to fail as it would."""
+        names = {n.name for n in walk(e) if isinstance(n, A.Name)}
+        found = [v for v in (scope.lookup(n) for n in names) if v is not None]
+        if len(found) != 1 or found[0].type.kind != "node":
+            return None
+        var = found[0]
+        values = per_node(e, var.name, self.world, self.resolver(scope), self.inline_body)
+        if values is None:
+            return None
+        table = self.const("per_node", repr(values), values)
+        return f"({table}[{var.code}] if {var.code} is not None else {code})"
 
     def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
         """A boolean expression."""
@@ -518,7 +540,11 @@ class Expressions(ExprCostMixin):
     def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
                        scope: Scope) -> tuple[Scope, str, str, str]:
         """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
-        it, t = self.read(iter_, scope)
+        self.in_iterable += 1
+        try:
+            it, t = self.read(iter_, scope)
+        finally:
+            self.in_iterable -= 1
         self.check(t, ("list",), iter_.span, "what a comprehension runs over")
         inner = Scope(scope, scope.persistent, scope.counter)
         self.no_shadow(var, span, scope)
@@ -606,6 +632,9 @@ class Expressions(ExprCostMixin):
             work = self.formula_work.get(e.name)
             if work is None:  # a formula whose work is known only as it runs counts its own
                 self.charges.charge(1)
+                if (e.name in self.memo and not self.hoister.repeat and not self.in_iterable
+                        and all(_plain_read(a) for a in e.args)):
+                    return (memo_read(self.const("memo", fn, {}), fn, codes, scope.fresh("m")), ret)
             else:
                 used = work.used_params()
                 terms = work.at_call(codes) if all(_plain_read(a) for a, p in zip(e.args, work.params)
@@ -830,6 +859,8 @@ def _small(value: object) -> int | None:
 
 
 _COSTLY = (A.ListComp, A.MapComp, A.Call)
+# Expressions worth a per-node table when they read fixed data only (a single read is one already).
+_PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
 # Built-ins that only read their list: a kept (shared) list may be handed to them.
 _READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed",
                      "unique_by")

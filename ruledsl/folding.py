@@ -25,6 +25,10 @@ _PLAIN = (int, str, bool, type(None))
 
 # The fixed value a name has where it is read (a table's, or a literal argument's), else UNKNOWN.
 Resolve = Callable[[str], object]
+# A one-expression formula's parameter names and body, or None (see Expressions.inline_body).
+Bodies = Callable[[str], "tuple[list[str], A.Expr] | None"]
+# Boards up to this many nodes get tables of per-node values (see per_node).
+PER_NODE_LIMIT = 4096
 
 
 def fixed_value(e: A.Expr, resolve: Resolve) -> object:
@@ -114,18 +118,20 @@ _COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a,
             "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
-def evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve) -> Known | None:
+def evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve,
+             bodies: Bodies | None = None) -> Known | None:
     """The value of an expression made only of fixed data (the board's nodes and attributes, the
     items of a kind and theirs, tables, literals), computed now: a comprehension such as
     `[n for n in nodes if n.kind == "shop"]` is the same list in every game. None when `e` reads
-    anything else (the state, a variable of the rules) or does what this evaluator does not."""
+    anything else (the state, a variable of the rules) or does what this evaluator does not.
+    `bodies` gives the one-expression formulas it may compute too."""
     try:
-        return _evaluate(e, env, world, resolve)
+        return _evaluate(e, env, world, resolve, bodies)
     except (KeyError, IndexError, TypeError, ValueError):  # it would fail when run: let it, there
         return None
 
 
-def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve) -> Known | None:
+def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve, bodies: Bodies | None) -> Known | None:
     if isinstance(e, A.Name):
         if e.name in env:
             return env[e.name]
@@ -143,7 +149,7 @@ def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve
     if isinstance(e, A.Template):
         return Known("data", e.text) if e.is_plain else None
     if isinstance(e, A.Attr):
-        obj = _evaluate(e.obj, env, world, resolve)
+        obj = _evaluate(e.obj, env, world, resolve, bodies)
         if obj is None:
             return None
         if obj.kind == "node":
@@ -159,29 +165,49 @@ def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve
             return Known("data", obj.value[e.name])
         return None
     if isinstance(e, A.Index):
-        obj, key = _evaluate(e.obj, env, world, resolve), _evaluate(e.index, env, world, resolve)
+        obj, key = _evaluate(e.obj, env, world, resolve, bodies), _evaluate(e.index, env, world, resolve, bodies)
         if obj is None or key is None or obj.kind != "data" or key.kind != "data":
             return None
         item = obj.value[key.value]  # type: ignore[index]
         return item if isinstance(item, Known) else Known("data", item)
     if isinstance(e, A.Not):
-        inner = _evaluate(e.operand, env, world, resolve)
+        inner = _evaluate(e.operand, env, world, resolve, bodies)
         return None if inner is None or type(inner.value) is not bool else Known("data", not inner.value)
     if isinstance(e, A.BinOp) and e.op in ("and", "or"):
-        left = _evaluate(e.left, env, world, resolve)
+        left = _evaluate(e.left, env, world, resolve, bodies)
         if left is None or type(left.value) is not bool:
             return None
         if left.value == (e.op == "or"):
             return left
-        right = _evaluate(e.right, env, world, resolve)
+        right = _evaluate(e.right, env, world, resolve, bodies)
         return None if right is None or type(right.value) is not bool else right
     if isinstance(e, A.BinOp) and e.op in _COMPARE:
-        left, right = _evaluate(e.left, env, world, resolve), _evaluate(e.right, env, world, resolve)
+        left, right = _evaluate(e.left, env, world, resolve, bodies), _evaluate(e.right, env, world, resolve, bodies)
         if left is None or right is None or left.kind != right.kind:
             return None
         return Known("data", _COMPARE[e.op](left.value, right.value))
+    if isinstance(e, A.BinOp) and e.op in ("in", "not in"):
+        left, right = _evaluate(e.left, env, world, resolve, bodies), _evaluate(e.right, env, world, resolve, bodies)
+        if left is None or right is None or left.kind != "data" or type(left.value) not in _PLAIN \
+                or not isinstance(right.value, (list, tuple)) or any(isinstance(v, Known) for v in right.value):
+            return None
+        return Known("data", (left.value in right.value) == (e.op == "in"))
+    if isinstance(e, A.IfExp):
+        test = _evaluate(e.cond, env, world, resolve, bodies)
+        if test is None or test.kind != "data" or test.value is not None and type(test.value) is not bool:
+            return None  # (a missing attribute, none, counts as false where the code tests it)
+        return _evaluate(e.then if test.value else e.orelse, env, world, resolve, bodies)
+    if isinstance(e, A.Call) and bodies is not None:
+        found = bodies(e.name)
+        if found is None or len(found[0]) != len(e.args):
+            return None
+        args = [_evaluate(a, env, world, resolve, bodies) for a in e.args]
+        if any(a is None for a in args):
+            return None
+        tables: Resolve = lambda name: resolve(name) if name in world.tables else UNKNOWN  # noqa: E731
+        return _evaluate(found[1], {n: a for n, a in zip(found[0], args) if a is not None}, world, tables, bodies)
     if isinstance(e, A.ListComp):
-        items = _evaluate(e.iter, env, world, resolve)
+        items = _evaluate(e.iter, env, world, resolve, bodies)
         if items is None or not isinstance(items.value, list):
             return None
         out = []
@@ -190,17 +216,32 @@ def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve
             bound = dict(env)
             bound[e.var] = known
             if e.cond is not None:
-                test = _evaluate(e.cond, bound, world, resolve)
+                test = _evaluate(e.cond, bound, world, resolve, bodies)
                 if test is None or type(test.value) is not bool:
                     return None
                 if not test.value:
                     continue
-            value = _evaluate(e.elt, bound, world, resolve)
+            value = _evaluate(e.elt, bound, world, resolve, bodies)
             if value is None:
                 return None
             out.append(value)
         return Known("data", out)
     return None
+
+
+def per_node(e: A.Expr, var: str, world: "World", resolve: Resolve, bodies: Bodies) -> tuple[object, ...] | None:
+    """The plain value of `e` for each board node given to the variable `var` (by node index), when
+    `e` reads nothing else but fixed data, and computing it succeeds for every node: a table the
+    generated code can read instead (`buy_price[kind_of(shop)]` in a list of shops). None otherwise."""
+    if len(world.node_ids) > PER_NODE_LIMIT:
+        return None
+    values = []
+    for i in range(len(world.node_ids)):
+        known = evaluate(e, {var: Known("node", i)}, world, resolve, bodies)
+        if known is None or known.kind != "data" or type(known.value) not in _PLAIN:
+            return None
+        values.append(known.value)
+    return tuple(values)
 
 
 def _index(known: Known) -> int:

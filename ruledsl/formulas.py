@@ -10,6 +10,7 @@ from .budget import BudgetMixin, charge_lines
 from .cost import FormulaWork
 from .hoist import cells
 from .mutation import changed_names
+from .purity import memo_key
 from .scope import Scope
 from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
 
@@ -137,7 +138,7 @@ class FormulasMixin(BudgetMixin):
         wrapper = _Function(fn.name, fn.args)
         fn.name = inner
         call = f"{inner}({fn.args})"
-        key = args[0] if len(args) == 1 else "(" + "".join(a + ", " for a in args) + ")"
+        key = memo_key(args)
         for line in (f"_r = {table}.get({key})",
                      "if _r is None or c.steps < _r[1]:",
                      "    _s = c.steps",

@@ -25,7 +25,7 @@ _SEAT_BUILTINS = ("next_seat", "seats_from", "str")
 _HASHABLE = re.compile(r"(int|str|bool|node|seat)\??")
 
 
-def _walk(node: object) -> Iterable[object]:
+def walk(node: object) -> Iterable[object]:
     """Every node of a tree, the node itself first."""
     todo = [node]
     while todo:
@@ -52,7 +52,7 @@ def _children(kind: type) -> tuple[str, ...]:
 def _declared(formula: A.Formula) -> set[str]:
     """Every name the formula declares: parameters, lets, loop and comprehension variables."""
     names = {p.name for p in formula.params}
-    for n in _walk((formula.expr, formula.body)):
+    for n in walk((formula.expr, formula.body)):
         if isinstance(n, (A.Let, A.For)):
             names.add(n.name if isinstance(n, A.Let) else n.var)
         elif isinstance(n, (A.ListComp, A.MapComp)):
@@ -76,7 +76,7 @@ def state_free(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
         local = _declared(formula)
         reads = False
         called: set[str] = set()
-        for n in _walk((formula.expr, formula.body)):
+        for n in walk((formula.expr, formula.body)):
             if isinstance(n, A.Name) and n.name not in local and (n.name in world.global_fields or n.name == "seats"):
                 reads = True
             elif isinstance(n, A.Attr) and n.name in fields:
@@ -103,7 +103,7 @@ def state_free(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
 
 def _works(formula: A.Formula) -> bool:
     """Does the formula loop or build a list (so that remembering it saves more than it costs)?"""
-    return any(isinstance(n, (A.For, A.While, A.ListComp, A.MapComp)) for n in _walk((formula.expr, formula.body)))
+    return any(isinstance(n, (A.For, A.While, A.ListComp, A.MapComp)) for n in walk((formula.expr, formula.body)))
 
 
 def memoised(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
@@ -117,3 +117,20 @@ def memoised(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
         if _works(formula):
             chosen.add(name)
     return chosen
+
+
+def memo_key(args: list[str]) -> str:
+    """Python for the key a remembered formula's value is kept under, from its arguments' code."""
+    return args[0] if len(args) == 1 else "(" + "".join(a + ", " for a in args) + ")"
+
+
+def memo_read(table: str, function: str, args: list[str], var: str) -> str:
+    """Python reading a remembered formula's value where it is called, or calling it.
+
+    The wrapper's own test (formulas.py) written in place, which saves a Python call per use. The
+    arguments are computed twice when the value must be computed, so they must be plain reads.
+    `var` is assigned in the enclosing function: the code must not go in a comprehension.
+    """
+    call = f"{function}(c{''.join(', ' + a for a in args)})"
+    return (f"({var}[0] if ({var} := {table}.get({memo_key(args)})) is not None and c.steps >= {var}[1] "
+            f"else {call})")

@@ -281,7 +281,9 @@ class StatementsMixin(BudgetMixin):
             var = self._declare(s.var, t.elem, s.span, scope)
             fn.emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
             return
+        self.exprs.in_iterable += 1  # (the count goes in a comprehension's range)
         count, ct = self.exprs.expr(s.count, scope)
+        self.exprs.in_iterable -= 1
         self.exprs.check(ct, ("int",), s.count.span, "how many to roll")
         faces, each = scope.fresh("r"), scope.fresh("r")
         var = self._declare(s.var, list_of(t.elem), s.span, scope)

@@ -19,7 +19,7 @@ from lang_helpers import LINE_BOARD, engine, parse_ok, phase_body
 from ruledsl import ast as A
 from ruledsl.budget import PhaseWork, Region
 from ruledsl.cost import Cost, FormulaWork
-from ruledsl.folding import UNKNOWN, Known, condition_value, dead_branches, evaluate, fixed_value, plain
+from ruledsl.folding import UNKNOWN, Known, condition_value, dead_branches, evaluate, fixed_value, per_node, plain
 from ruledsl.mutation import Mutations, changed_names
 from ruledsl.parser import parse_expression
 from ruledsl.purity import memoised, state_free
@@ -79,6 +79,15 @@ def test_only_formulas_that_work_and_take_plain_values_are_remembered() -> None:
         formula of_card(c: card) = [x for x in cards if x == c]
         """)
     assert memoised(fs, world()) == {"near", "of_card"}
+
+
+def test_a_value_of_fixed_data_per_node_is_a_table_only_when_every_node_has_one() -> None:
+    w = world(price={"road": 1, "shop": 3}, cheap={"road": 1}, kinds=["shop"])
+    bodies = {"kind_of": (["m"], expr('"shop" if m.kind == "shop" else "road"'))}.get
+    assert per_node(expr("price[kind_of(n)]"), "n", w, tables_of(w), bodies) == (1, 3, 3)
+    assert per_node(expr("n.kind in kinds"), "n", w, tables_of(w), bodies) == (False, True, True)
+    assert per_node(expr("cheap[n.kind]"), "n", w, tables_of(w), bodies) is None  # a shop has none: it fails as it runs
+    assert per_node(expr("n.owner == 1"), "n", w, tables_of(w), bodies) is None   # the state
 
 
 # ------------------------------------------------------------------ mutation
@@ -239,3 +248,34 @@ def test_remembered_and_folded_formulas_give_the_same_games(tmp_path: Path) -> N
             end winners seats
         """, board=LINE_BOARD)
     play_both(e, seats=1)
+
+
+def test_a_remembered_value_is_read_the_same_wherever_it_is_used(tmp_path: Path) -> None:
+    # Read in place where Python allows it (a statement, a loop's list, a formula's loop), called
+    # where it does not (what a comprehension runs over, a roll's count, a comprehension's element).
+    e = engine(tmp_path, """\
+        formula around(n: node) = [m for m in neighbours(n) if m.colour != "red"]
+        formula width(n: node) = len([m for m in neighbours(n)])
+        formula reach(n: node):
+            let found = []
+            for m in neighbours(n):
+                for x in around(m):
+                    add x to found
+            for y in around(n):
+                add y to found
+            return found
+
+        phase main:
+            for at in nodes:
+                let direct = around(at)
+                let inside = [m for m in around(at)]
+                let nested = [len(around(m)) for m in nodes if len([x for x in around(m)]) > 0]
+                roll width(at) faces from [1, 2]
+                log look(n=len(direct) + len(inside) + len(reach(at)) + sum(nested) + len(faces)) "{at}"
+            choose x from [1, 2] by seats[0]
+            end winners seats
+        """, board=LINE_BOARD)
+    assert ":=" in e.program.source  # the place Python allows it reads the value in place
+    play_both(e, seats=1)
+    final, _ = play_bots(e, 1, 0)
+    assert [event["data"]["n"] for event in final["log"] if event["kind"] == "look"] == [6, 6, 6]
