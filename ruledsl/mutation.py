@@ -11,6 +11,8 @@ of seats, nodes and items) with what the body may change in place (`add`, `remov
 
 from __future__ import annotations
 
+from typing import Callable
+
 from . import ast as A
 from .world import World
 
@@ -68,6 +70,16 @@ class Mutations:
                 found |= self.roots(arg, deep)
             return found
         return {ANY_STATE}
+
+    def table_data(self, e: A.Expr, is_local: Callable[[str], bool]) -> bool:
+        """Is the value a part of the game's tables alone (data no rule ever changes)?
+
+        A variable never changed in place may then share it instead of holding a copy
+        (`let rule = well_placed_rule[lot.plaque]`): nothing can change it through either name.
+        """
+        roots = self.roots(e, deep=True)
+        return bool(roots) and all(kind == "var" and name in self.world.tables and not is_local(name)
+                                   for kind, name in roots)
 
     def changed(self, body: tuple[A.Stmt, ...]) -> set[Root]:
         """Everything a block may change in place."""

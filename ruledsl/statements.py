@@ -151,10 +151,13 @@ class StatementsMixin(BudgetMixin):
             fn.emit("pass", None)
         fn.depth -= 1
 
-    def _value(self, e: A.Expr, scope: Scope) -> Code:
-        """An expression whose value will be stored: containers are copied unless fresh."""
+    def _value(self, e: A.Expr, scope: Scope, may_share: bool = False) -> Code:
+        """An expression whose value will be stored: containers are copied unless fresh (or, when the
+        name it goes to is never changed in place, `may_share`, unless they are table data)."""
         code, t = self.exprs.expr(e, scope)
         if isinstance(e, A.Name) and e.name == KEPT:  # a phase's value (copied by its return) or an amount
+            return code, t
+        if may_share and self.mutations.table_data(e, lambda name: scope.lookup(name) is not None):
             return code, t
         if not _fresh(e, t) and copy_code(code, t) != code:
             code = copy_code(self.exprs.counted(e, code, scope), t)  # a copy visits every element
@@ -167,7 +170,9 @@ class StatementsMixin(BudgetMixin):
     def _simple(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
         emit = fn.emit
         if isinstance(s, A.Let):
-            code, t = self._value(s.value, scope)
+            # A name never changed in place may share table data; not the locals of a phase that
+            # waits, which live in the state (saved, copied, shown to bots).
+            code, t = self._value(s.value, scope, may_share=not scope.persistent and s.name not in self.changed[-1])
             if t.kind == "none":
                 t = ANY
             emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from . import ast as A
 from . import runtime_support as R
 from .budget import BudgetMixin, Region
@@ -234,7 +236,11 @@ class WaitingMixin(BudgetMixin):
             self.exprs.charges.charge_cost(self.exprs.charges.end().times(self._seat_count(s.by, seats, scope)))
             self.exprs.hoister.repeat -= 1
             var_type = list_of(ot.elem.or_none())
-            call = f"c.ask_each({spec_id}, {seats}, lambda {sv.code}: {opts})"
+            if seats == "c.seats" and flat(ot.elem) and not re.search(rf"\b{sv.code}\b", opts):
+                # Every seat, the same plain options: computed once rather than once per seat.
+                call = f"c.ask_all({spec_id}, {opts})"
+            else:
+                call = f"c.ask_each({spec_id}, {seats}, lambda {sv.code}: {opts})"
         fn.emit(f"{self._declare(s.var, var_type, s.span, scope)} = {call}", s.span)
 
     def _direct_call(self, call: str, span: Span, fn: _Function) -> None:

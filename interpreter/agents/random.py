@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from ..core import rng
 from ..core.engine import Engine
-from .seeding import decision_stream
+from .seeding import DECISION_MIX, MASK, decision_stream
 
 
 class Agent(Protocol):
@@ -35,7 +35,8 @@ class RandomAgent:
 
     def picker(self, state: dict[str, Any], seat: int, options: list[Any]) -> int:
         """The same pick as an agent-mode picker (`Engine.play`, `Engine.playout`)."""
-        return self.pick_among(state, len(options))
+        # pick_among and decision_stream written out: this runs at every decision of a simulation.
+        return rng.next_u64(self.seed ^ (state["decisions"] * DECISION_MIX & MASK))[1] % len(options)
 
     def pick_among(self, state: dict[str, Any], n: int) -> int:
         """A uniform index below n, from the bot's seed and the number of decisions so far."""

@@ -7,8 +7,8 @@ from typing import Any
 
 from ..core import rng
 
-_MIX = 0x2545F4914F6CDD1D
-_MASK = (1 << 64) - 1
+DECISION_MIX = 0x2545F4914F6CDD1D
+MASK = (1 << 64) - 1
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -19,10 +19,10 @@ def bot_seed(game_seed: int, seat: int) -> int:
 def decision_stream(seed_state: int, state: dict[str, Any]) -> int:
     """The generator state a bot starts a decision from: its seed mixed with the decision count."""
     decisions: int = state["decisions"]
-    return seed_state ^ (decisions * _MIX & _MASK)
+    return seed_state ^ (decisions * DECISION_MIX & MASK)
 
 
 def mix(a: int, b: int) -> int:
     """A generator state for sub-stream `b` of stream `a` (the same pair gives the same state)."""
-    _, bits = rng.next_u64(a ^ (b * _MIX & _MASK))
+    _, bits = rng.next_u64(a ^ (b * DECISION_MIX & MASK))
     return bits

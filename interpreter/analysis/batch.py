@@ -108,8 +108,8 @@ def play_game(engine: Engine, ledger: PhaseLedger, spec: BatchSpec, seed: int) -
     pickers = [p for b in bots if (p := getattr(b, "picker", None)) is not None]
     if len(pickers) == seats and not restrictions:
         state, options, answers = _play_direct(engine, seats, seed, names, pickers, watch, spec.cap)
-        for seat, option_id in answers:
-            chosen[seat][option_id] += 1
+        for (seat, option_id), times in Counter(answers).items():  # counted in C, then shared out by seat
+            chosen[seat][option_id] += times
         if journal is not None:
             journal.choices.extend(answers)
     else:
@@ -148,10 +148,12 @@ def _play_direct(engine: Engine, seats: int, seed: int, names: list[str], picker
     """A game of bots that pick from the options alone, answered inside the rules' `choose` (the
     agent path, several times faster): the same game, options and answers as step by step."""
     offered = [0]
+    rounds = watch.rounds_field if watch.score_field is not None else None
 
     def watched(picker: Picker) -> Picker:
         def pick(state: dict[str, Any], seat: int, options: list[Any]) -> int:
-            watch.at_decision(state)
+            if rounds is not None and state["global"][rounds] != watch.last_round:  # at_decision's own test, first
+                watch.at_decision(state)
             offered[0] += len(options)
             return picker(state, seat, options)
         return pick

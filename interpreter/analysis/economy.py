@@ -64,7 +64,10 @@ class PhaseLedger:
 
     def __call__(self, state: dict[str, Any], field: str, seat: int, amount: int, is_payment: bool) -> None:
         """The engine's ledger hook: one pay or gain that has just happened."""
-        key = (field, self.phase_of_caller())
+        # Most transfers are made by a phase's own code, the frame just above `transfer`: looked at
+        # here before walking the stack (this runs at every pay and gain of a batch).
+        name = self.codes.get(sys._getframe(2).f_code)
+        key = (field, name if name is not None else self.phase_of_caller())
         flow = self.flows.get(key)
         if flow is None:
             seats = state["seats"]

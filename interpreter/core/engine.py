@@ -19,9 +19,13 @@ from .errors import RuleError
 from .game import Game
 from .runtime import (CALL, MAX_DEPTH, SECRET_OPTIONS, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime,
                       bind_answers)
-from .state import copy_state, initial_state
+from .state import copy_state, initial_state, start_data
 
 __all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "SECRET_OPTIONS", "STEP_BUDGET"]
+
+
+# Option ids kept by option_text, at most (a game whose options are numbers may have many).
+_KEPT_TEXTS = 10_000
 
 
 class ChanceHook(Protocol):
@@ -49,6 +53,8 @@ class Engine:
         # None in play: balance figures set it to see each pay/gain as it happens (see analysis/economy.py).
         self.ledger_hook: Callable[[dict[str, Any], str, int, int, bool], None] | None = None
         self.runtime = Runtime(self)
+        self._texts: dict[tuple[int, type, Any], str] = {}  # see option_text
+        self._starts: dict[int, bytes | None] = {}  # by number of seats: the game's data at the start (state.start_data)
 
     # ------------------------------------------------------------ public API
     def new_game(self, seats: int, seed: int = 0, names: list[str] | None = None) -> dict[str, Any]:
@@ -56,7 +62,7 @@ class Engine:
         g = self.game
         if not g.min_seats <= seats <= g.max_seats:
             raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, not {seats}")
-        state = initial_state(g, seats, seed, names)
+        state = initial_state(g, seats, seed, names, self._start_data(seats))
         start = self.program.phases[g.start]
         if start.resumable:
             state["stack"] = [[g.start, 0, {}]]
@@ -79,7 +85,7 @@ class Engine:
         g = self.game
         if not g.min_seats <= seats <= g.max_seats:
             raise ValueError(f"{g.title} is for {g.min_seats} to {g.max_seats} seats, not {seats}")
-        state = initial_state(g, seats, seed, names)
+        state = initial_state(g, seats, seed, names, self._start_data(seats))
         c = Runtime(self, pickers, journal, max_decisions, log)
         self._run_direct(state, self.program.phases[g.start].direct, c)
         return state
@@ -192,6 +198,11 @@ class Engine:
         return f"{spec.var}:{spec.ident(value)}"
 
     # ------------------------------------------------------------ internals
+    def _start_data(self, seats: int) -> bytes | None:
+        if seats not in self._starts:
+            self._starts[seats] = start_data(self.game, seats)
+        return self._starts[seats]
+
     def _option(self, spec: ChooseSpec, value: Any, names: list[str]) -> Option:
         return Option(f"{spec.var}:{spec.ident(value)}", spec.label(value, names), value)
 
@@ -220,6 +231,20 @@ class Engine:
 
     def option_text(self, spec_id: int, value: Any) -> str:
         """The id of an option of a choice: `var:value-id`."""
+        # Journaled at every decision of a batch: kept once made (an id depends on the value alone;
+        # its type is part of the key, so that 1 and true never share one).
+        key = (spec_id, type(value), value)
+        try:
+            text = self._texts.get(key)
+        except TypeError:  # a list or map: not kept
+            return self._new_text(spec_id, value)
+        if text is None:
+            text = self._new_text(spec_id, value)
+            if len(self._texts) < _KEPT_TEXTS:
+                self._texts[key] = text
+        return text
+
+    def _new_text(self, spec_id: int, value: Any) -> str:
         spec = self.program.chooses[spec_id]
         return f"{spec.var}:{spec.ident(value)}"
 

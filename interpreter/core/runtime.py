@@ -122,6 +122,9 @@ class Runtime:
     # -- called from generated code
     def seats_from(self, first: int) -> list[int]:
         """Every seat in turn order, starting with `first`."""
+        if 0 <= first < self.nseats:  # slices of the seats (run many times a round), same list
+            seats = self.seats
+            return seats[first:] + seats[:first]
         return list(range(first, self.nseats)) + list(range(0, first))
 
     def _empty(self, spec_id: int, seat: int) -> Located:
@@ -195,6 +198,16 @@ class Runtime:
             self.steps, self.logged = STEP_BUDGET, 0
         return values
 
+    def ask_all(self, spec_id: int, options: list[Any]) -> list[Any]:
+        """Agent mode: `ask_each` of every seat when all have the same options (plain values)."""
+        if not options:
+            raise self._empty(spec_id, 0)
+        if len(options) == 1:
+            return [options[0]] * self.nseats
+        values = [options[self.pick(spec_id, s, options)] for s in self.seats]
+        self.steps, self.logged = STEP_BUDGET, 0
+        return values
+
     def pick(self, spec_id: int, seat: int, options: list[Any]) -> int:
         """The index of the option the seat's picker chooses; counts the decision, journals it."""
         state = self.state
@@ -255,7 +268,9 @@ class Runtime:
         if amount < 0:
             raise RuleRuntimeError(f"cannot {'pay' if is_payment else 'gain'} a negative amount ({amount})")
         column = self.S[field]
-        ledger = self.state["ledger"].setdefault(field, [[0] * self.nseats, [0] * self.nseats])
+        ledger = self.state["ledger"].get(field)
+        if ledger is None:  # not setdefault: that would build two lists at every pay and gain
+            ledger = self.state["ledger"][field] = [[0] * self.nseats, [0] * self.nseats]
         if amount > NUMBER_LIMIT or column[seat] + amount > NUMBER_LIMIT:
             raise RuleRuntimeError(f"{'paying' if is_payment else 'gaining'} {amount} {field} goes past the "
                                    "limit of 10^18 (a billion billion)")

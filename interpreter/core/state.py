@@ -32,20 +32,13 @@ def default_names(seats: int) -> list[str]:
     return [pool[i] if i < len(pool) else f"Seat {i + 1}" for i in range(seats)]
 
 
-def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None = None) -> dict[str, Any]:
-    """The state before any rule has run."""
+def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None = None,
+                  start: bytes | None = None) -> dict[str, Any]:
+    """The state before any rule has run; `start`: the game's data for this many seats, from `start_data`."""
     names = list(names) if names else default_names(seats)
     if len(names) != seats:
         raise ValueError(f"{seats} seats need {seats} names, got {len(names)}")
-    nodes = len(game.node_ids)
-
-    def fresh(value: Any) -> Any:
-        if type(value) is list and not value:
-            return []
-        if type(value) in (list, dict):
-            return marshal.loads(marshal.dumps(value))
-        return value
-
+    data = _start(game, seats) if start is None else marshal.loads(start)
     return {
         "game": game.name,
         "variant": game.variant,
@@ -53,11 +46,10 @@ def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None =
         "names": names,
         "seed": seed,
         "rng": rng.seed_state(seed),
-        "seat": {f.name: [fresh(f.initial) for _ in range(seats)] for f in game.seat_fields},
-        "node": {f.name: [fresh(f.initial) for _ in range(nodes)] for f in game.node_fields},
-        "global": {f.name: fresh(f.initial) for f in game.global_fields},
-        "components": {kind: {f.name: [fresh(f.initial) for _ in game.world.components[kind].ids] for f in fields}
-                       for kind, fields in game.component_fields.items()},
+        "seat": data["seat"],
+        "node": data["node"],
+        "global": data["global"],
+        "components": data["components"],
         "stack": [],
         "pending": None,
         "ledger": {},
@@ -65,6 +57,40 @@ def initial_state(game: "Game", seats: int, seed: int, names: list[str] | None =
         "result": None,
         "decisions": 0,
     }
+
+
+def start_data(game: "Game", seats: int) -> bytes | None:
+    """The game's own data before any rule has run, for this many seats, marshalled: each load of it
+    is a fresh copy (an engine keeps it, so that starting a game is one load instead of a build).
+    None when some initial value is not plain data."""
+    try:
+        return marshal.dumps(_start(game, seats))
+    except ValueError:
+        return None
+
+
+def _start(game: "Game", seats: int) -> dict[str, Any]:
+    nodes = len(game.node_ids)
+    return {
+        "seat": {f.name: _column(f.initial, seats) for f in game.seat_fields},
+        "node": {f.name: _column(f.initial, nodes) for f in game.node_fields},
+        "global": {f.name: _column(f.initial, 1)[0] for f in game.global_fields},
+        "components": {kind: {f.name: _column(f.initial, len(game.world.components[kind].ids)) for f in fields}
+                       for kind, fields in game.component_fields.items()},
+    }
+
+
+def _column(value: Any, count: int) -> list[Any]:
+    """`count` independent copies of a field's initial value (one value shared when it cannot change).
+
+    Built a column at a time: a simulation starts thousands of games and this was a few percent of each.
+    """
+    if type(value) is list and not value:
+        return [[] for _ in range(count)]
+    if type(value) in (list, dict):
+        data = marshal.dumps(value)
+        return [marshal.loads(data) for _ in range(count)]
+    return [value] * count
 
 
 def copy_state(state: dict[str, Any]) -> dict[str, Any]:

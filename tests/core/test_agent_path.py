@@ -106,3 +106,22 @@ def test_phases_that_wait_and_run_themselves_stop_at_the_same_depth_both_ways(tm
         e.play(1, 1, [lambda st, seat, options: 0])
     assert f"more than {MAX_DEPTH} deep" in slow.value.message
     assert (slow.value.message, slow.value.span) == (fast.value.message, fast.value.span)
+
+
+def test_turn_order_from_any_seat_number(downtown: Engine) -> None:
+    c = downtown.runtime
+    c.bind(downtown.new_game(4, 1))
+    assert c.seats_from(0) == [0, 1, 2, 3] and c.seats_from(2) == [2, 3, 0, 1] and c.seats_from(3) == [3, 0, 1, 2]
+    # A number that is no seat (rules may compute one) gives what it always gave: the numbers up to it.
+    assert c.seats_from(6) == [0, 1, 2, 3, 4, 5] and c.seats_from(-1) == [-1, 0, 1, 2, 3]
+    assert c.seats_from(1) is not c.seats_from(1) and c.seats_from(0) is not c.seats
+
+
+def test_every_game_starts_from_its_own_copy_of_the_data(downtown: Engine) -> None:
+    a = downtown.new_game(3, 1)
+    b = downtown.play(3, 2, pickers(3, 2))
+    c = downtown.new_game(3, 1)
+    assert a == c and a["node"]["markers"][0] is not c["node"]["markers"][0]
+    assert a["global"]["supply"] is not c["global"]["supply"] and b["global"]["supply"] != c["global"]["supply"]
+    fresh = downtown.new_game(5, 1)
+    assert len(fresh["seat"]["money"]) == 5 and fresh["seat"]["money"] == [30] * 5

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from interpreter.core.engine import Engine
+from interpreter.core.errors import RuleError
 from interpreter.core.state import copy_state
 from lang_helpers import engine
 
@@ -108,3 +109,44 @@ def test_a_playout_from_inside_a_kept_phase_finishes_like_the_stepped_game(game_
         state = game_engine.apply(state, option, seat)
     _same(copy, state)
     assert state["result"] is not None
+
+
+# Every seat votes on the same plain options (asked once for all on the agent path), on options of
+# its own, and on a single option (taken without asking).
+VOTE = """\
+phase main:
+    for r in range(3):
+        let kinds = [k for k in ["a", "bb", "ccc"] if len(k) < 3 or r > 0]
+        choose k from kinds by each s in seats
+        choose one from ["x"] by each s in seats
+        choose own from [s.score, s.score + 1] by each s in seats
+        for s in seats:
+            s.score += len(k[s]) + len(one[s]) + own[s]
+            log vote(seat=s, k=k[s]) "{s} votes {k[s]}"
+    end winners seats
+"""
+
+
+def test_a_vote_on_the_same_options_plays_the_same_game_as_applying_the_answers(tmp_path: Path) -> None:
+    e = engine(tmp_path, VOTE, seat={"score": ("int", 0)})
+    assert "c.ask_all(" in e.program.source and "c.ask_each(" in e.program.source
+    for seed in (1, 2, 3):
+        journal: list[tuple[int, str]] = []
+        played = e.play(3, seed, [_cycling([1, 2]), _cycling([0]), _cycling([2, 1])], journal=journal)
+        stepped = e.new_game(3, seed)
+        for seat, option in journal:
+            stepped = e.apply(stepped, option, seat)
+        _same(played, stepped)
+        assert not any(option.startswith("one:") for _, option in journal)  # a single option is not asked
+        assert {option for _, option in journal if option.startswith("k:")} == {"k:a", "k:bb", "k:ccc"}
+
+
+def test_a_vote_with_no_option_says_so_on_the_agent_path_too(tmp_path: Path) -> None:
+    e = engine(tmp_path, 'phase main:\n    choose k from [x for x in ["a"] if x == "b"] by each s in seats\n'
+                         '    end winners seats\n')
+    assert "c.ask_all(" in e.program.source
+    with pytest.raises(RuleError, match="no legal option for 'k'") as stepped:
+        e.new_game(2, 1)
+    with pytest.raises(RuleError, match="no legal option for 'k'") as played:
+        e.play(2, 1, [_cycling([0])] * 2)
+    assert str(stepped.value) == str(played.value)

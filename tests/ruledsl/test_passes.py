@@ -121,6 +121,40 @@ def test_lists_of_lists_are_copied_when_an_inner_list_may_change() -> None:
     assert Mutations(world(), set()).loop_needs_copy(loop(source), flat=False) is True
 
 
+def test_only_table_data_may_be_shared() -> None:
+    m = Mutations(world(rows={"a": 1}), {"f"})
+    assert m.table_data(expr("rows[k]"), lambda name: False)
+    assert m.table_data(expr("max(rows[k], rows[j])"), lambda name: False)  # one of them
+    assert m.table_data(expr("rows[k] if x else rows[j]"), lambda name: False)
+    assert not m.table_data(expr("rows[k]"), lambda name: name == "rows")   # a local of that name
+    assert not m.table_data(expr("deck"), lambda name: False)               # state
+    assert not m.table_data(expr("rows[k] if x else deck"), lambda name: False)
+    assert not m.table_data(expr("f(rows)"), lambda name: False)              # a formula may read state
+
+
+def test_a_let_shares_table_data_unless_it_changes_its_value(tmp_path: Path) -> None:
+    e = engine(tmp_path, """\
+        formula first(k: str):
+            let row = rows[k]
+            return row.xs[0]
+
+        formula grown(k: str):
+            let row = rows[k]
+            add 9 to row.xs
+            return len(row.xs)
+
+        phase main:
+            choose k from ["a", "b"] by seats[0]
+            log seen(first=first(k), grown=grown(k), again=grown(k), size=len(rows[k].xs)) "{first(k)}"
+            end winners seats
+        """, tables={"rows": {"a": {"xs": [1, 2]}, "b": {"xs": [3]}}})
+    assert e.program.source.count("_dc(") == 1  # `grown` copies the row it changes; `first` shares its row
+    play_both(e)
+    state, _ = play_bots(e, 2, 1)
+    data = state["log"][-1]["data"]
+    assert data["grown"] == data["again"] == data["size"] + 1  # the table itself never changed
+
+
 def test_changed_names() -> None:
     body = phase_body("let a = [1]\nlet b = [2]\nif true:\n    add 3 to a\nb[0] = 4\nlet c = 1\nc += 1")
     assert changed_names(body) == {"a", "b", "c"}
