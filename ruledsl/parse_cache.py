@@ -51,13 +51,7 @@ def _entry(key: tuple[object, ...]) -> str:
 
 def load(key: tuple[object, ...]) -> object | None:
     """The value stored under `key`, or None when there is none (or it cannot be read)."""
-    data = user_cache.read(_folder_name(), _entry(key))
-    if data is None:
-        return None
-    try:
-        stored = CODEC.loads(data)
-    except ValueError:  # damaged, or written by other code: parse again
-        return None
+    stored = user_cache.read_value(_folder_name(), _entry(key), CODEC)
     # The file name is a hash of the key; the key itself is kept to rule out any collision.
     if not (isinstance(stored, list) and len(stored) == 2 and stored[0] == key):
         return None
@@ -67,10 +61,4 @@ def load(key: tuple[object, ...]) -> object | None:
 
 def store(key: tuple[object, ...], value: object) -> None:
     """Keep `value` under `key`; written whole or not at all, so readers never see half a file."""
-    if user_cache.folder_handle(_folder_name()) is None:
-        return
-    try:
-        text = CODEC.dumps([key, value])
-    except (TypeError, ValueError, RecursionError):
-        return
-    user_cache.write(_folder_name(), _entry(key), text.encode("ascii"))
+    user_cache.write_value(_folder_name(), _entry(key), CODEC, [key, value])

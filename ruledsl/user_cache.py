@@ -22,6 +22,10 @@ import secrets
 import stat
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .plain_json import Codec
 
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 """A cache file larger than this is not read (a parse of a 1 MiB rules file is far smaller)."""
@@ -160,3 +164,55 @@ def write(sub: str, name: str, data: bytes) -> None:
             os.unlink(temporary, dir_fd=folder)
         except OSError:
             pass
+
+
+def prune(sub: str, keep: int) -> None:
+    """Remove all but the `keep` most recently written entries of the subfolder `sub`.
+
+    For a cache whose entries are named after something that changes without end (a folder's
+    place), which would otherwise grow with every folder ever seen.
+    """
+    folder = folder_handle(sub)
+    if folder is None:
+        return
+    try:
+        names = [n for n in os.listdir(folder) if not n.startswith(".")]
+    except OSError:
+        return
+    if len(names) <= keep:
+        return
+    aged = []
+    for name in names:
+        try:
+            aged.append((os.stat(name, dir_fd=folder, follow_symlinks=False).st_mtime_ns, name))
+        except OSError:
+            continue
+    for _, name in sorted(aged)[:max(0, len(aged) - keep)]:
+        try:
+            os.unlink(name, dir_fd=folder)
+        except OSError:
+            pass
+
+
+def read_value(sub: str, name: str, codec: Codec) -> object | None:
+    """The value a cache file holds as `codec`'s JSON, or None when there is none or it is not such JSON
+    (damaged, or written by other code). The caller checks the value is what it stored."""
+    data = read(sub, name)
+    if data is None:
+        return None
+    try:
+        value: object = codec.loads(data)
+    except ValueError:
+        return None
+    return value
+
+
+def write_value(sub: str, name: str, codec: Codec, value: object) -> None:
+    """Store `value` as `codec`'s JSON (whole or not at all); a value it cannot write is not stored."""
+    if folder_handle(sub) is None:
+        return
+    try:
+        text = codec.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return
+    write(sub, name, text.encode("ascii"))

@@ -8,20 +8,28 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ruledsl.diagnostics import Diagnostic, Span, render_all
 
-from ..core.engine import Engine
-from ..core.game import Game
-from ..load.base import display_name
+from ..load import check_cache
 from ..load.files import real_folder
-from ..load.loader import check_game, resolve_game
-from ..play.trial import DEFAULT_ROUNDS, PLAY_SECONDS, Finding, trial_games
-from ..workbench.check import check_folder
-from ..workbench.suite import display_path
+from ..load.games import resolve_game
 from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, sub_parser, whole
+
+if TYPE_CHECKING:
+    from ..core.game import Game
+    from ..play.trial import Finding
+
+# The loader, the compiler, the engine and the bots are imported only when a folder must really be
+# checked or played: a folder whose check is in the cache is reported without them.
+
+PLAY_SECONDS = 1.0
+"""The CPU time `validate` gives its default trial games: no new game starts after it. CPU time, not
+the wall clock, so that a busy machine plays the same games."""
+DEFAULT_ROUNDS = 2
+"""Seeds per seat count (and variant) that `validate` plays by default, within PLAY_SECONDS."""
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -36,20 +44,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
             print(f"{target}: {err}", file=sys.stderr)
             worst = max(worst, EXIT_USAGE)
             continue
-        game, diags, sources = check_game(folder)
-        games = [game] if game is not None else []
-        seen = set(diags)
-        for variant in game.variants if game else ():
-            other, more, more_sources = check_game(folder, variant)
-            sources.update(more_sources)
-            games += [other] if other is not None else []
-            for d in more:
-                if d not in seen:
-                    seen.add(d)
-                    diags.append(d)
-        scenario_diags, scenario_sources = check_folder(folder, game, display_path)
-        diags += scenario_diags
-        sources.update(scenario_sources)
+        where = check_cache.key(target, folder)
+        cached = check_cache.load(where) if where is not None else None
+        games: list[Game] = []
+        if cached is not None and (args.no_play or any(d.severity == "error" for d in cached.diags)):
+            diags, sources = list(cached.diags), dict(cached.sources)
+        else:
+            games, checked = _check(folder)
+            diags, sources = list(checked.diags), dict(checked.sources)
+            # Kept only when the folder did not change while it was being checked.
+            if where is not None and cached is None and check_cache.key(target, folder) == where:
+                check_cache.store(where, checked)
         played = None
         if games and not any(d.severity == "error" for d in diags) and not args.no_play:
             played, found = _play(games, target, folder, sources, args)
@@ -72,10 +77,38 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return worst
 
 
+def _check(folder: Path) -> tuple[list[Game], check_cache.Checked]:
+    """Load a game folder and each of its variants, and read its scenario files: the games that loaded,
+    and every diagnostic (each once) with the texts they quote."""
+    from ..load.loader import check_game
+    from ..workbench.check import check_folder
+    from ..workbench.suite import display_path
+
+    game, diags, sources = check_game(folder)
+    games = [game] if game is not None else []
+    seen = set(diags)
+    for variant in game.variants if game else ():
+        other, more, more_sources = check_game(folder, variant)
+        sources.update(more_sources)
+        games += [other] if other is not None else []
+        for d in more:
+            if d not in seen:
+                seen.add(d)
+                diags.append(d)
+    scenario_diags, scenario_sources = check_folder(folder, game, display_path)
+    diags += scenario_diags
+    sources.update(scenario_sources)
+    return games, check_cache.Checked(diags, sources)
+
+
 def _play(games: list[Game], target: str, folder: Path, sources: dict[str, str],
           args: argparse.Namespace) -> tuple[int, list[Diagnostic]]:
     """Seeded bot games that build every screen: by default a few within PLAY_SECONDS, with --fuzz N
     that many per seat count and variant; each problem found becomes a diagnostic."""
+    from ..core.engine import Engine
+    from ..load.base import display_name
+    from ..play.trial import trial_games
+
     engines = [Engine(g) for g in games]
     if args.fuzz:
         report = trial_games(engines, args.fuzz, args.fuzz_cap, None)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ruledsl.diagnostics import did_you_mean
 
-from ..core.game import Game
+if TYPE_CHECKING:  # (only named here: finding a game's folder must not load the engine)
+    from ..core.game import Game
 
 
 def games_root() -> Path:

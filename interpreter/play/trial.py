@@ -162,11 +162,6 @@ def _explain(err: BaseException) -> str:
     return f"{type(err).__name__}: {err}"
 
 
-PLAY_SECONDS = 1.0
-"""The CPU time `validate` gives its default trial games: no new game starts after it. CPU time, not
-the wall clock, so that a busy machine plays the same games."""
-DEFAULT_ROUNDS = 2
-"""Seeds per seat count (and variant) that `validate` plays by default, within PLAY_SECONDS."""
 GAME_SECONDS = 10.0
 """A default trial game still running after this long is stopped and reported (a warning)."""
 
