@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from typing import Callable
 
@@ -589,7 +590,11 @@ class Expressions(ExprCostMixin):
         reader = self._this_reader
         inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         elt, t = self.expr(e.elt, inner)
-        code = f"[{elt}{self._end_comprehension(e.iter, var, it, condition, scope)}]"
+        clause = self._end_comprehension(e.iter, var, it, condition, scope)
+        if clause == f" for {var} in c.seats" and _CONSTANT.match(elt):
+            code = f"[{elt}] * c.nseats"  # (one value per seat that nothing can change in place)
+        else:
+            code = f"[{elt}{clause}]"
         return (self._folded(e, scope, reader) or code, list_of(t))
 
     def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
@@ -876,6 +881,8 @@ def _small(value: object) -> int | None:
 
 
 _COSTLY = (A.ListComp, A.MapComp, A.Call)
+# Code of a value that cannot be changed in place and reads nothing: a yes/no, none, a number, a text.
+_CONSTANT = re.compile(r"^(?:True|False|None|-?\d+|'[^'\\]*')$")
 # Expressions worth a per-node table when they read fixed data only (a single read is one already).
 _PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
 # Built-ins that only read their list: a kept (shared) list may be handed to them.

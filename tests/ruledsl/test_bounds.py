@@ -77,3 +77,22 @@ def test_formulas_calling_each_other_twice_over_are_given_up_on_quickly() -> Non
     calls = Calls(lambda call: False, lambda call: formulas.get(call.name), lambda name: UNKNOWN)
     assert bound(expr("f40(1)"), lambda name: UNKNOWN, calls) is None
     assert bound(expr("f3(1)"), lambda name: UNKNOWN, calls) == 16
+
+
+ONE_EACH = """\
+phase main:
+    let boosted = [false for s in seats]
+    let zeros = [0 for s in seats if s.score == 0]
+    boosted[1] = true
+    for s in seats:
+        s.score = 2 if boosted[s] else 1
+    end winners [s for s in seats if boosted[s]]
+"""
+
+
+def test_a_fixed_value_per_seat_is_made_at_once_and_each_stays_its_own(tmp_path: Path) -> None:
+    e = engine(tmp_path, ONE_EACH, seat={"score": ("int", 0)})
+    assert "[False] * c.nseats" in e.program.source
+    assert "[0] * c.nseats" not in e.program.source  # (a filtered one is made element by element)
+    state = e.new_game(3, 1)
+    assert state["seat"]["score"] == [1, 2, 1] and state["result"] == {"winners": [1]}
