@@ -97,6 +97,12 @@ def random_picker(seed: int) -> Callable[[Recorder, dict[str, Any]], str]:
     return lambda client, ask: str(rng.choice(ask["options"])[0])
 
 
+def fast_saves(monkeypatch: Any) -> None:
+    """Skip fsync in an in-process host's saves: a long game saves after every choice, and on a busy
+    shared disk the syncs alone take seconds (what is saved, and when, is unchanged)."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
+
+
 def new_table(game: str, kinds: list[str], path: Path, seed: int = SEED, cap: int = 20_000) -> tuple[Table, list[str | None]]:
     """A table for an in-process host, its journal at `path`."""
     engine = Engine(load_game(game))

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
 from typing import Any
 
 from ruledsl.printable import printable
 
 from ..play.network.client import Client, stdin_lines
+from ..play.terminal import terminal_console
 from . import COMMANDS
 from .common import UsageError, sub_parser
 
@@ -31,7 +33,11 @@ def cmd_join(args: argparse.Namespace) -> int:
 
     async def run() -> int:
         lines = None if args.watch else stdin_lines(asyncio.get_running_loop())
-        return await Client(lines, write=lambda text: print(text, flush=True)).run(host, port, args.code)
+        width = shutil.get_terminal_size().columns  # the host lays the screens out for this terminal
+        console = terminal_console()
+        colour = console if console is not None and console.color_system is not None else None
+        return await Client(lines, write=lambda text: print(text, flush=True), width=width,
+                            console=colour).run(host, port, args.code)
 
     try:
         return asyncio.run(run())

@@ -12,7 +12,9 @@ import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from .menu import Menu
+from ruledsl.printable import printable
+
+from .menu import Menu, is_number
 
 if TYPE_CHECKING:
     from .session import Session
@@ -92,11 +94,28 @@ def find(text: str) -> tuple[Command, str] | None:
     return None
 
 
-def near_miss(text: str) -> str:
-    """For a typed word that is neither an option nor a command: a hint when it looks like a command."""
+def near_miss(text: str, names: list[str] | None = None) -> str:
+    """For a typed word that is neither an option nor a command: a hint when it looks like a command
+    (one of `names`; default: every command's name)."""
     words = text.strip().split(None, 1)
     if not words or len(words[0]) > 20:
         return ""
     # Looser than names in rules files: a command is short, and 'lgo' should still find 'log'.
-    close = difflib.get_close_matches(words[0].lower(), [c.names[0] for c in COMMANDS], n=1, cutoff=0.6)
+    close = difflib.get_close_matches(words[0].lower(), names or command_names(), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
+
+
+MAX_LOG_LINES = 10_000
+
+
+def log_text(log: list[str], count: str) -> str:
+    """What `log N` prints: the last N lines of `log` (the seat's own), or how N is written."""
+    count = count.strip()
+    if not count:
+        n = 20
+    elif is_number(count) and not count.startswith("-") and len(count) <= 6 and int(count) > 0:
+        n = min(int(count), MAX_LOG_LINES)
+    else:
+        shown = count if len(count) <= 40 else count[:40] + "..."
+        return f"  log takes a number of lines from 1 to {MAX_LOG_LINES}, e.g. 'log 30' (not '{printable(shown)}')."
+    return "\n".join(log[-n:])

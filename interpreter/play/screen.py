@@ -514,6 +514,11 @@ def wrapped(line: Text, width: int, indent: int = 6) -> list[Text]:
     return out
 
 
+def fitted(lines: list[Text], width: int) -> list[Text]:
+    """Lines as a screen shows them: each too long for `width` cut at spaces, the rest indented under it."""
+    return [part for line in lines for part in wrapped(line, width, len(line.plain) - len(line.plain.lstrip()) + 4)]
+
+
 def _lstrip(text: Text) -> Text:
     plain = text.plain
     n = len(plain) - len(plain.lstrip(" "))

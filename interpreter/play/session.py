@@ -23,15 +23,15 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from . import commands, explain as X, phases, undo as U
+from . import advice, commands, explain as X, phases, undo as U
 from .frame import end_lines, question_lines
 from .info import info
-from .menu import Menu, is_number
+from .menu import Menu
 from .palette import DIM, HEADING, NOTE, seat_colour
 from .saved import journal_answer
-from .screen import Screens, wrapped
+from .screen import Screens, fitted
 from .terminal import Output, clear_screen
-from ..agents import Agent, MCTSAgent, bot_seed, make_agent
+from ..agents import Agent, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
 from ..core.engine import Engine
 from ..core.game import Game
@@ -44,7 +44,6 @@ HELP = commands.help_text()
 
 QUIT = ("quit", "exit", "q")
 MAX_ECHO = 40
-MAX_LOG_LINES = 10_000
 BOT_SAVE_EVERY = 1000
 NEW_LINES_SHOWN = 14
 """Log lines shown as "since your last turn" above a screen; `log N` shows more."""
@@ -128,9 +127,7 @@ class Session:
     def show_lines(self, lines: list[Text]) -> None:
         """Print lines built by the screens (their texts are escaped where they are made); a line
         too long for the terminal is cut at spaces, the rest indented under it."""
-        width = self.out.width
-        self.out.lines([part for line in lines
-                        for part in wrapped(line, width, len(line.plain) - len(line.plain.lstrip()) + 4)])
+        self.out.lines(fitted(lines, self.out.width))
 
     def ask_line(self, prompt: str) -> str:
         """One typed line; end of input or Ctrl-C stops the session (saved)."""
@@ -302,33 +299,13 @@ class Session:
         self.say(self.hint(seat, menu))
         return False
 
-    def hint(self, seat: int, menu: Menu, shown: int = 3) -> str:
-        """What the strongest bot would choose for this seat, searched from the seat's own view.
-
-        The advice is seeded like a bot's decision (from the game's seed, the seat and the decision
-        count), so asking twice gives the same answer; it is never saved in the journal.
-        """
-        advisor = MCTSAgent(bot_seed(self.journal.seed, seat) ^ 0x5EED)
-        found = advisor.search(self.engine, self.state, seat)
-        lines = [f"  hint: the mcts bot ({advisor.budget} playouts from what you can see) would choose:"]
-        for o in found[:shown]:
-            option = f"{menu.keys[o.index]}. {printable(menu.options[o.index].label)}" if menu.mode != "names" \
-                else menu.keys[o.index]
-            lines.append(f"    {option:<28} about {o.win_chance:.0%} to win ({o.visits} playouts)")
-        return "\n".join(lines)
+    def hint(self, seat: int, menu: Menu) -> str:
+        """What the strongest bot would choose for this seat, searched from the seat's own view (advice.hint)."""
+        return advice.hint(self.engine, self.state, seat, self.journal.seed, menu)
 
     def cmd_log(self, seat: int, count: str) -> bool:
         """`log N`: the last N lines this seat may read."""
-        count = count.strip()
-        if not count:
-            n = 20
-        elif is_number(count) and not count.startswith("-") and len(count) <= 6 and int(count) > 0:
-            n = min(int(count), MAX_LOG_LINES)
-        else:
-            self.say(f"  log takes a number of lines from 1 to {MAX_LOG_LINES}, e.g. 'log 30' "
-                     f"(not '{echo(count)}').")
-            return False
-        self.say("\n".join(view(self.engine, self.state, seat)["log"][-n:]))
+        self.say(commands.log_text(view(self.engine, self.state, seat)["log"], count))
         return False
 
     def cmd_info(self, seat: int, name: str) -> bool:

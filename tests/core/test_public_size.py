@@ -11,7 +11,8 @@ from interpreter.analysis.simulate import play_bots
 from interpreter.core.engine import Engine
 from interpreter.core.view import HIDDEN, masked_state, view
 from interpreter.load.loader import load_game
-from interpreter.play import render
+from interpreter.play.frame import as_text
+from interpreter.play.screen import Screens
 from lang_helpers import check, errors
 
 RULES = "phase main:\n    end winners seats\n"
@@ -35,9 +36,11 @@ def test_london_shows_the_size_of_the_deck_hands_and_piles_and_not_one_card() ->
     assert v["seats"]["hand"][1] == [HIDDEN] * len(state["seat"]["hand"][1])
     assert v["seats"]["piles"][2] == [[HIDDEN] * len(p) for p in state["seat"]["piles"][2]]
     assert v["seats"]["hand"][0] == state["seat"]["hand"][0]
-    text = render.seats_table(engine.game, v, 0) + render.public_globals(engine.game, v)
-    assert f"deck: {len(state['global']['deck'])} hidden" in text
-    assert f"hand: {len(state['seat']['hand'][1])} hidden" in text
+    text = as_text(Screens(engine).main(v, 0))
+    assert f"cards in the deck: {len(state['global']['deck'])}\n" in text
+    sizes = next(line for line in text.splitlines() if line.split()[:3] == ["B", "Ben", str(state["seat"]["money"][1])])
+    assert sizes.split()[-2:] == [str(len(state["seat"]["hand"][1])), str(len(state["seat"]["piles"][1]))]
+    assert "Your hand (" in text and "Ben's hand" not in text
 
 
 def test_twin_states_that_differ_only_in_hidden_cards_look_the_same_to_other_seats() -> None:

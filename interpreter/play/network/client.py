@@ -8,12 +8,19 @@ keys are the terminal session's, play/menu.py); nothing reaches the host but the
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import threading
 from typing import Any, Callable
 
+from rich.console import Console
+from rich.style import Style
+from rich.errors import StyleSyntaxError
+from rich.text import Text
+
 from ruledsl.printable import printable
 
+from ..commands import near_miss
 from ..menu import Menu
 from ...core.decision import Option
 from .protocol import MAX_FROM_HOST, VERSION, Closed, ProtocolError, encode, read_message
@@ -23,10 +30,19 @@ CONNECT_TIMEOUT = 10.0
 QUIT = ("quit", "exit", "q")
 HELP = """Answer with an option as the list shows it: its number, or its name where the options are
 listed by name. An option's full id ('kind:housing') or a unique start of its name works too.
-Other commands:
-  board   show your screen again
-  help    this text
-  quit    leave the table (your seat stays: join again with the same command)"""
+A command is taken before an option of the same name: type the option's number or id instead.
+Commands, at any prompt:
+  board       your screen again
+  log [N]     the last N lines of the game's log you may read (default 20)
+  info NAME   anything named in the game (a card or other item, a place on the board, a table,
+              a seat, a field): its attributes and ability text
+  hint        what the strongest bot would choose here, from what you can see
+  help        this text
+  quit        leave the table (your seat stays: join again with the same command)
+(undo is not offered at a networked table: the other players have seen your choice.)"""
+# Commands the host answers (from this seat's view), by every name they may be typed as.
+REMOTE = {"log": "log", "info": "info", "i": "info", "hint": "hint"}
+LOCAL = ("board", "help", "?", "h", *QUIT)
 
 EXIT_OK, EXIT_LOST, EXIT_REFUSED = 0, 1, 2
 
@@ -53,38 +69,39 @@ def prompt_stdout(text: str) -> None:
     sys.stdout.flush()
 
 
-def screen_text(message: dict[str, Any]) -> str:
-    """A `screen` message as printed: the new log lines, the board, public facts, the seats, who is awaited."""
-    parts = []
-    log = [str(x) for x in message.get("log", [])]
-    if log:
-        parts.append("\n".join("  " + line for line in log))
-    parts += ["", str(message.get("board", "")), str(message.get("globals", "")), str(message.get("seats", ""))]
-    waiting = [str(x) for x in message.get("waiting", [])]
-    if waiting:
-        parts.append("Waiting for: " + ", ".join(waiting))
-    return "\n".join(parts)
+STYLE = re.compile(r"[a-z0-9_ ]{1,40}")
 
 
-def end_text(message: dict[str, Any]) -> str:
-    """The `end` message as printed."""
-    lines = ["  " + str(x) for x in message.get("log", [])] + ["", "Game over."]
-    for name, values in dict(message.get("scores", {})).items():
-        lines.append(f"  {name}: " + ", ".join(f"{who} {x}" for who, x in values))
-    lines.append("  Winner(s): " + ", ".join(str(w) for w in message.get("winners", [])))
-    return "\n".join(lines)
+def styled_text(text: str, styles: Any) -> Text | None:
+    """The host's screen with its colours, for a terminal; None when anything in it is not as the
+    host draws it (then it is printed plain, escaped). Only plain colour and emphasis words are
+    taken from the host: nothing that would make the terminal do more than colour text."""
+    if printable(text, newlines=True) != text or not isinstance(styles, list):
+        return None
+    out = Text(text)
+    for span in styles:
+        if not (isinstance(span, list) and len(span) == 3 and type(span[0]) is int and type(span[1]) is int
+                and isinstance(span[2], str) and STYLE.fullmatch(span[2]) and "link" not in span[2].split()):
+            return None
+        try:
+            out.stylize(Style.parse(span[2]), span[0], span[1])
+        except StyleSyntaxError:
+            return None
+    return out
 
 
 class Client:
     """Plays one seat (or watches) until the game ends, the player quits or the connection is lost."""
 
     def __init__(self, lines: asyncio.Queue[str | None] | None, write: Callable[[str], None] = print,
-                 prompt: Callable[[str], None] | None = None):
+                 prompt: Callable[[str], None] | None = None, width: int = 80, console: Console | None = None):
         self.lines = lines
+        self.width = width
+        self.console = console  # a terminal's: screens in colour, as play shows them
+        self.last: dict[str, Any] = {}
         self.write = write
         self.prompt = prompt or prompt_stdout
         self.name = ""
-        self.last_screen = ""
         self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.writer: asyncio.StreamWriter | None = None
         self.problem = ""
@@ -96,6 +113,22 @@ class Client:
         """Print text from the host: control characters escaped."""
         self.write(printable(text, newlines=True))
 
+    def show_screen(self, message: dict[str, Any]) -> None:
+        """A `screen` (or `end`) message: the new log lines, the screen the host drew, who is awaited."""
+        log = [str(x) for x in message.get("log", [])]
+        if log:
+            self.say("\n".join("  " + line for line in log))
+        self.say("")
+        text = str(message.get("text", ""))
+        shown = styled_text(text, message.get("styles", [])) if self.console is not None else None
+        if self.console is not None and shown is not None:
+            self.console.print(shown, soft_wrap=True)
+        else:
+            self.say(text)
+        waiting = [str(x) for x in message.get("waiting", [])]
+        if waiting:
+            self.say("Waiting for: " + ", ".join(waiting))
+
     async def run(self, host: str, port: int, code: str | None) -> int:
         """Join with `code` (None: watch); the exit status."""
         try:
@@ -106,6 +139,7 @@ class Client:
         self.writer = writer
         hello: dict[str, Any] = {"type": "watch", "version": VERSION} if code is None else \
             {"type": "join", "version": VERSION, "code": code}
+        hello["width"] = self.width
         writer.write(encode(hello))
         tasks = [asyncio.ensure_future(self._receive(reader)), asyncio.ensure_future(self._ping())]
         try:
@@ -160,14 +194,17 @@ class Client:
             self.say(f"Joined {message.get('title', 'the table')} {who}. Players: "
                      + ", ".join(str(n) for n in message.get("names", [])))
         elif kind == "screen":
-            self.last_screen = screen_text(message)
-            self.say(self.last_screen)
+            self.last = message
+            self.show_screen(message)
         elif kind == "ask":
             return await self._ask(message)
+        elif kind == "reply":
+            self.say(str(message.get("text", "")))
         elif kind == "refused_answer":
             self.say(f"  The host refused that answer: {message.get('reason', '')}.")
         elif kind == "end":
-            self.say(end_text(message))
+            self.show_screen(message)
+            self.say("")
             return EXIT_OK
         elif kind == "stopped":
             self.say(f"\nThe game stopped: {message.get('reason', '')}.")
@@ -190,7 +227,7 @@ class Client:
         self.say(f"\n{self.name}: {message.get('prompt', '')}{secret}")
         if menu.mode == "names":
             self.say("(type an option as it is shown)")
-        self.say("\n".join(menu.lines()))
+        self.say("\n".join(menu.lines(self.width)))
         while True:
             self.prompt(printable(f"{self.name}> "))
             got = await self._next_line()
@@ -204,6 +241,14 @@ class Client:
                 if done is not None or got.get("type") == "ask":
                     return done
                 continue
+            words = got.strip().split(None, 1)
+            command = words[0].lower() if words else ""
+            if command in REMOTE:
+                self.send({"type": "command", "name": REMOTE[command], "arg": words[1] if len(words) > 1 else ""})
+                over, done = await self._await_reply()
+                if over:
+                    return done
+                continue
             command = got.strip().lower()
             if command in QUIT:
                 self.say("Left the table. Your seat is kept: join again with the same command.")
@@ -212,7 +257,7 @@ class Client:
                 self.say(HELP)
                 continue
             if command == "board":
-                self.say(self.last_screen)
+                self.show_screen(self.last)
                 continue
             option = menu.parse(got)
             if option is not None:
@@ -220,7 +265,26 @@ class Client:
                 return None
             shown = got.strip()
             shown = shown if len(shown) <= 40 else shown[:40] + "..."
-            self.say(f"  '{printable(shown)}' is not one of the options: {menu.hint()}, or 'help'.")
+            near = near_miss(got, [*REMOTE, *LOCAL])
+            self.say(f"  '{printable(shown)}' is not one of the options: {menu.hint()}, or 'help'."
+                     + (f" (A command? {near})" if near else ""))
+
+    async def _await_reply(self) -> tuple[bool, int | None]:
+        """Wait for the host's reply to a command (what is typed meanwhile waits); (True, status)
+        when the question ended instead (the end of the game, a lost connection, a new question)."""
+        while True:
+            message = await self._next_message()
+            if message is None:
+                return True, self._lost()
+            kind = message.get("type")
+            if kind == "screen":
+                self.last = message  # another seat moved: kept for 'board'
+                continue
+            done = await self._handle(message)
+            if kind == "reply":
+                return False, None
+            if done is not None or kind == "ask":
+                return True, done
 
     async def _next_message(self) -> dict[str, Any] | None:
         """The next message from the host (None: the connection ended)."""
@@ -246,7 +310,7 @@ class Client:
                 self._message_task = None
                 if message is not None and message.get("type") == "screen":
                     # Another seat moved while this one decides: kept for 'board', the question stands.
-                    self.last_screen = screen_text(message)
+                    self.last = message
                     continue
                 return message
             if self._line_task is not None and self._line_task in done:

@@ -4,6 +4,11 @@ One task plays the game (bots, saving, sending each connection its screen and qu
 per connection reads that client's messages, and one writes to it from a bounded queue. Whatever a
 client does (garbage, a huge or unfinished message, a flood, silence, not reading) only ever
 closes that client's connection: the game loop never waits for a client.
+
+A bot thinks on a worker thread, on a copy of the state, so a slow bot never stops the loop: pings
+and commands are answered meanwhile. The state is changed only on the loop, and a human's answer
+that arrives while a bot thinks is applied right after the bot's (the bot chose for the state it
+was given, so the journal is the same whatever the timing of that thinking).
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -20,6 +26,7 @@ from . import screens
 from .codes import seat_of
 from .protocol import BODY_TIMEOUT, MAX_FROM_CLIENT, VERSION, Closed, ProtocolError, encode, int_field, read_message, text_field
 from .table import Table
+from ...core.state import copy_state
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,8 @@ class Limits:
     burst: float = 60.0           # ...and in a burst
     queue: int = 512              # messages waiting for a client that does not read
     write_timeout: float = 30.0   # seconds a client may take to accept what was sent
+    # Bytes the system may hold for a client that does not read (it would grow to megabytes each).
+    send_buffer: int = 256 * 1024
     watchers: int = 32
     connections: int = 128
     publish_every: float = 0.5    # seconds between screens while bots play a long run
@@ -49,9 +58,14 @@ class Connection:
         self.joined = False
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
         self.seen_log: int | None = None
+        self.width = screens.WIDTH
+        self.before: dict[str, Any] | None = None  # the seat's view when it was last asked
+        self.shown: dict[str, Any] | None = None   # ...and in the last screen it was sent
         self.shown_moves = -1
         self.asked: int | None = None
+        self.hinting: asyncio.Future[None] | None = None  # a hint being worked out for this client
         self.closed = False
+        self.dropped = ""  # why the host cut this connection, when it did
         self.tokens = limits.burst
         self.last = time.monotonic()
         self.pump = asyncio.ensure_future(self._pump())
@@ -61,7 +75,7 @@ class Connection:
         if self.closed:
             return
         if self.queue.qsize() >= self.limits.queue:
-            self.close()
+            self.drop(f"{self.limits.queue} messages waiting unread")
             return
         self.queue.put_nowait(encode(message))
 
@@ -81,11 +95,22 @@ class Connection:
                     break
                 self.writer.write(data)
                 await asyncio.wait_for(self.writer.drain(), self.limits.write_timeout)
-        except (OSError, asyncio.TimeoutError, ConnectionError):
+        except asyncio.TimeoutError:
+            self.drop(f"what was sent not read within {self.limits.write_timeout:g} s")
+        except (OSError, ConnectionError):
             pass
         finally:
             self.closed = True
             self.writer.close()
+
+    def drop(self, why: str) -> None:
+        """Cut a client that does not read at once: what it was sent and did not take is thrown away,
+        and its reader sees the end (a graceful close would wait for the unread bytes to go)."""
+        if not self.dropped:
+            self.dropped = f"dropped: {why}"
+        self.closed = True
+        self.queue.put_nowait(None)
+        self.writer.transport.abort()
 
     def close(self, last: dict[str, Any] | None = None) -> None:
         """Send `last` (if any) after what is queued, then close."""
@@ -109,6 +134,10 @@ class Host:
         self.connections: list[Connection] = []
         self.changed = asyncio.Event()
         self.port = 0
+        # One worker: the bots' engine is used by one thread at a time.
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
+        self.thinking = False
+        self.deferred: dict[Connection, dict[str, Any]] = {}  # answers that came while a bot thought
 
     async def serve(self, bind: str, port: int, ready: Callable[[int], None] = lambda port: None) -> None:
         """Listen on `bind`:`port` (0: any free port), call `ready(port)`, play the game to its end."""
@@ -124,12 +153,13 @@ class Host:
             pumps = [c.pump for c in self.connections]
             if pumps:
                 await asyncio.wait(pumps, timeout=5)
+            self.worker.shutdown(wait=False, cancel_futures=True)
 
     async def _play(self) -> None:
         loop = asyncio.get_running_loop()
         last = loop.time()
         while True:
-            if self.table.bot_step():
+            if await self._bot_step():
                 if loop.time() - last > self.limits.publish_every:
                     self.publish()
                     last = loop.time()
@@ -143,6 +173,25 @@ class Host:
             await self.changed.wait()
         self.finish()
 
+    async def _bot_step(self) -> bool:
+        """Let one bot answer, thinking on the worker thread; False when no bot may answer now."""
+        table = self.table
+        seat = table.bot_turn()
+        if seat is None:
+            return False
+        self.thinking = True
+        try:
+            option = await asyncio.get_running_loop().run_in_executor(
+                self.worker, table.bot_pick, seat, copy_state(table.state))
+        finally:
+            self.thinking = False
+        table.bot_answer(seat, option)
+        deferred, self.deferred = self.deferred, {}
+        for conn, message in deferred.items():
+            if not conn.closed:
+                self._receive(conn, message)
+        return True
+
     def publish(self) -> None:
         """Save, then send every connection its screen (when the game moved) and its open question."""
         self.table.save()  # nothing is shown that a resumed host would not show again
@@ -153,7 +202,8 @@ class Host:
     def _update(self, conn: Connection) -> None:
         table = self.table
         if conn.shown_moves != table.moves:
-            message, conn.seen_log = screens.screen(table.engine, table.state, conn.seat, conn.seen_log)
+            message, conn.seen_log, conn.shown = screens.screen(table.screens, table.state, conn.seat,
+                                                                conn.seen_log, conn.before, conn.width)
             conn.send(message)
             conn.shown_moves = table.moves
         if conn.seat is not None:
@@ -161,6 +211,7 @@ class Host:
             if ask is not None and ask["ask"] != conn.asked:
                 conn.send(ask)
                 conn.asked = ask["ask"]
+                conn.before = conn.shown  # as in play: the next screens mark what changed since this turn
 
     def finish(self) -> None:
         """Tell every connection how the game ended (or that it stopped at the cap)."""
@@ -169,7 +220,7 @@ class Host:
             if not conn.joined:
                 conn.close()
             elif table.over():
-                conn.close(screens.ending(table.engine, table.state, conn.seat, conn.seen_log))
+                conn.close(screens.ending(table.screens, table.state, conn.seat, conn.seen_log, conn.width))
             else:
                 conn.close({"type": "stopped", "reason": f"the game did not end within {table.cap} decisions; "
                                                           "the host saved it"})
@@ -179,6 +230,7 @@ class Host:
         sock = writer.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.limits.send_buffer)
         peer = str(writer.get_extra_info("peername"))
         conn = Connection(writer, self.limits, peer)
         self.connections.append(conn)
@@ -210,6 +262,7 @@ class Host:
             reason = "connection lost"
         finally:
             conn.close()
+            reason = conn.dropped or reason
             if conn in self.connections:
                 self.connections.remove(conn)
             who = self._who(conn)
@@ -248,12 +301,15 @@ class Host:
             conn.close({"type": "refused", "reason": "say 'join' with a code, or 'watch'"})
             return False
         conn.seat, conn.joined = seat, True
+        width = int_field(hello, "width")
+        if width is not None:
+            conn.width = max(screens.MIN_WIDTH, min(screens.MAX_WIDTH, width))
         table = self.table
         conn.send({"type": "welcome", "seat": seat, "name": None if seat is None else table.names[seat],
                    "names": table.names, "title": table.engine.game.title})
         self.say(f"{self._who(conn)} joined.")
         if table.over():
-            conn.close(screens.ending(table.engine, table.state, seat, None))
+            conn.close(screens.ending(table.screens, table.state, seat, None, conn.width))
         else:
             self._update(conn)
         return True
@@ -262,7 +318,14 @@ class Host:
         """Act on a message; True when it was an answer the game took."""
         kind = message["type"]
         if kind == "ping":
+            conn.send({"type": "pong"})
             return False
+        if kind == "command":
+            self._command(conn, text_field(message, "name", 20) or "", text_field(message, "arg") or "")
+            return False
+        if kind == "answer" and conn.seat is not None and self.thinking:
+            self.deferred[conn] = message  # applied once the bot has answered: one state at a time
+            return True
         if kind == "answer" and conn.seat is not None:
             option = text_field(message, "option")
             refused = self.table.answer(conn.seat, int_field(message, "ask"), option or "")
@@ -278,3 +341,27 @@ class Host:
             return False
         conn.send({"type": "error", "reason": f"unexpected message '{printable(kind[:40])}'"})
         return False
+
+    def _command(self, conn: Connection, name: str, argument: str) -> None:
+        """Answer a read-only command (log, info, hint) from the connection's own view."""
+        name = name.lower()
+        if name != "hint":
+            conn.send({"type": "reply", "command": name,
+                       "text": self.table.command(conn.seat, name, argument, conn.width)})
+        elif conn.seat is None:
+            conn.send({"type": "reply", "command": name, "text": "  A spectator gets no hints."})
+        elif conn.hinting is None or conn.hinting.done():
+            conn.hinting = asyncio.ensure_future(self._hint(conn, conn.seat))
+        else:
+            conn.send({"type": "reply", "command": name, "text": "  A hint is already being worked out."})
+
+    async def _hint(self, conn: Connection, seat: int) -> None:
+        """Work the hint out on the worker thread (it searches like the mcts bot), then send it."""
+        table = self.table
+        menu = table.hint_menu(seat)
+        if menu is None:
+            text = "  You have no question to answer now."
+        else:
+            text = await asyncio.get_running_loop().run_in_executor(
+                self.worker, table.hint, seat, copy_state(table.state), menu)
+        conn.send({"type": "reply", "command": "hint", "text": text})

@@ -1,54 +1,77 @@
 """What one connection is sent: a seat's screen, its question, the end; built from `view` only.
 
-Every text here is made from `view(engine, state, seat)` (and the game's display formulas, which run
-on `masked_state`): nothing a seat may not see can reach these messages. The screens are drawn by
-the terminal session's own functions (play/render.py), so a better screen there is a better one here.
+The screens are the terminal session's own (play/screen.py's `Screens.main`, play/frame.py's end of
+game), drawn on the host from `view(engine, state, seat)` alone and sent as text, laid out for the
+client's width: a better session screen is a better networked one, and the client needs to know
+nothing of the game. Their texts are escaped where they are made (ruledsl/printable); the client
+escapes everything it prints once more.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import render
-from ...core.engine import Engine
+from rich.text import Text
+
+from ..frame import end_lines
+from ..screen import Screens, fitted
 from ...core.view import view
 
 SCROLLBACK = 12  # log lines sent to a connection that has seen none yet (a new or returning player)
+WIDTH, MIN_WIDTH, MAX_WIDTH = 80, 40, 200  # the width screens are laid out in, as a client may ask
 
 
-def screen(engine: Engine, state: dict[str, Any], seat: int | None, seen: int | None) -> tuple[dict[str, Any], int]:
-    """The `screen` message for `seat` and the number of log lines it has now been shown.
+def screen(screens: Screens, state: dict[str, Any], seat: int | None, seen: int | None,
+           before: dict[str, Any] | None, width: int) -> tuple[dict[str, Any], int, dict[str, Any]]:
+    """The `screen` message for `seat`, the number of log lines it has now been shown, and the view
+    it was drawn from (the `before` of a later screen: what changed since is marked, as in `play`).
 
     `seen` is how many of the seat's log lines the connection was already sent (None: none yet).
     """
-    v = view(engine, state, seat)
+    v = view(screens.engine, state, seat)
     log = v["log"]
     new = log[-SCROLLBACK:] if seen is None else log[seen:]
-    game = engine.game
-    badges = render.display_badges(engine, state, seat)
     pending = v["pending"]
     waiting = [v["names"][s] for s in pending["waiting_for"]] if pending else []
-    message = {"type": "screen", "log": new, "board": render.board(game, v, badges),
-               "globals": render.public_globals(game, v), "seats": render.seats_table(game, v, seat),
-               "waiting": waiting}
-    return message, len(log)
+    text, styles = styled(fitted(screens.main(v, seat, before, width), width))
+    return {"type": "screen", "log": new, "text": text, "styles": styles, "waiting": waiting}, len(log), v
 
 
-def question(engine: Engine, state: dict[str, Any], seat: int, ask: int, secret: bool) -> dict[str, Any] | None:
+def question(screens: Screens, state: dict[str, Any], seat: int, ask: int, secret: bool) -> dict[str, Any] | None:
     """The `ask` message for `seat`'s open question (None when it has none), numbered `ask`."""
-    pending = view(engine, state, seat)["pending"]
+    pending = view(screens.engine, state, seat)["pending"]
     if not pending or "options" not in pending:
         return None
     return {"type": "ask", "ask": ask, "prompt": pending["prompt"], "secret": secret,
             "options": [[oid, label] for oid, label in pending["options"]]}
 
 
-def ending(engine: Engine, state: dict[str, Any], seat: int | None, seen: int | None) -> dict[str, Any]:
-    """The `end` message: the last log lines this seat may read, the scores and the winners (no seed)."""
-    v = view(engine, state, seat)
-    log = v["log"]
+def ending(screens: Screens, state: dict[str, Any], seat: int | None, seen: int | None,
+           width: int = WIDTH) -> dict[str, Any]:
+    """The `end` message: the last log lines this seat may read, the final screen as `play` shows it
+    (the public view, every seat's score part by part, the winners), the scores and winners (no seed)."""
+    engine = screens.engine
+    log = view(engine, state, seat)["log"]
+    public = view(engine, state, None)
     result = engine.result(state)
-    names = v["names"]
-    return {"type": "end", "log": log[-SCROLLBACK:] if seen is None else log[seen:],
+    names = public["names"]
+    text, styles = styled(fitted(screens.main(public, None, None, width) + end_lines(engine, state, screens), width))
+    return {"type": "end", "log": log[-SCROLLBACK:] if seen is None else log[seen:], "text": text, "styles": styles,
             "scores": {f: [[names[i], str(x)] for i, x in enumerate(values)] for f, values in result.scores.items()},
             "winners": [names[i] for i in result.winners]}
+
+
+def styled(lines: list[Text]) -> tuple[str, list[list[Any]]]:
+    """Lines as one plain text, and their styles (the session's colours, the mark on what changed) as
+    [start, end, style] spans into it: a client on a terminal shows them as `play` does."""
+    parts: list[str] = []
+    spans: list[list[Any]] = []
+    at = 0
+    for line in lines:
+        plain = line.plain
+        if line.style:
+            spans.append([at, at + len(plain), str(line.style)])
+        spans += [[at + s.start, at + s.end, str(s.style)] for s in line.spans if s.style]
+        parts.append(plain)
+        at += len(plain) + 1
+    return "\n".join(parts), spans

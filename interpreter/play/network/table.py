@@ -15,7 +15,14 @@ from ...agents import Agent, bot_seed, make_agent
 from ...core.decision import Decision, IllegalChoice
 from ...core.engine import Engine
 from ...core.journal import Journal, replay
+from ...core.view import view
+from .. import advice
+from ..commands import log_text
+from ..frame import as_text
+from ..info import info
+from ..menu import Menu
 from ..saved import journal_answer
+from ..screen import Screens, fitted
 from . import screens
 
 
@@ -24,6 +31,10 @@ class Table:
 
     def __init__(self, engine: Engine, journal: Journal, kinds: list[str], path: Path, cap: int):
         self.engine = engine
+        # The bots think off the host's event loop, on an engine of their own (an engine's runtime is
+        # not to be shared between threads); the game is the same compiled, immutable one.
+        self.bot_engine = Engine(engine.game)
+        self.screens = Screens(engine)  # the session's screens, drawn on the host's loop only
         self.journal = journal
         self.kinds = kinds
         self.path = path
@@ -55,18 +66,31 @@ class Table:
         d = self.engine.pending(self.state)
         return d if isinstance(d, Decision) else None
 
-    def bot_step(self) -> bool:
-        """Let one bot answer if a bot may answer now; False when the humans must answer first."""
+    def bot_turn(self) -> int | None:
+        """The bot's seat that may answer now; None when none may (the humans must answer first)."""
         d = self._decision()
         if d is None:
-            return False
+            return None
         humans = [s for s in d.seats if s not in self.bots]
         bots = [s for s in d.seats if s in self.bots]
         if not bots or (d.secret and humans):
-            return False
-        seat = bots[0]
-        self._apply(d, seat, self.engine.option_id(self.state, seat, self.bots[seat].pick(self.engine, self.state, seat)))
-        return True
+            return None
+        return bots[0]
+
+    def bot_pick(self, seat: int, state: dict[str, Any]) -> str:
+        """The option `seat`'s bot chooses in `state` (a copy of the table's, made when the bot began).
+
+        Runs off the host's event loop, on the bots' own engine: nothing here touches the table,
+        so screens can be drawn and messages answered while the bot thinks.
+        """
+        return self.bot_engine.option_id(state, seat, self.bots[seat].pick(self.bot_engine, state, seat))
+
+    def bot_answer(self, seat: int, option: str) -> None:
+        """Apply the option `seat`'s bot chose (for the state as it still is: nothing moved meanwhile)."""
+        d = self._decision()
+        if d is None or seat not in d.seats:
+            raise RuntimeError("the table moved while a bot was thinking")
+        self._apply(d, seat, option)
 
     def open_humans(self) -> list[int]:
         """The human seats that must answer now."""
@@ -79,7 +103,28 @@ class Table:
         if d is None or seat in self.bots or seat not in d.seats:
             return None
         number = self.asked.setdefault(seat, self.moves)
-        return screens.question(self.engine, self.state, seat, number, d.secret)
+        return screens.question(self.screens, self.state, seat, number, d.secret)
+
+    def command(self, seat: int | None, name: str, argument: str, width: int) -> str:
+        """The answer to a read-only command a seat's client (or a spectator's) typed: from its view only."""
+        v = view(self.engine, self.state, seat)
+        if name == "log":
+            return log_text(v["log"], argument)
+        if name == "info":
+            return as_text(fitted(info(self.screens, v, argument[:200], width), width))
+        return f"  '{name}' is not a command of a networked table"
+
+    def hint_menu(self, seat: int) -> Menu | None:
+        """The menu of `seat`'s open question, to hint on (None: it has none)."""
+        d = self._decision()
+        if d is None or seat in self.bots or seat not in d.seats:
+            return None
+        return Menu.of(d.options(seat))
+
+    def hint(self, seat: int, state: dict[str, Any], menu: Menu) -> str:
+        """The session's hint for `seat` (from its view only), on a copy of the state; runs off the
+        host's loop on the bots' engine, like a bot's decision."""
+        return advice.hint(self.bot_engine, state, seat, self.journal.seed, menu)
 
     def answer(self, seat: int, ask: int | None, option: str) -> str | None:
         """Apply a client's answer to its open question; the reason it is refused, or None."""

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
 from interpreter.play.network.host import Limits
 from interpreter.play.network.protocol import HEADER, VERSION, encode
-from net_helpers import Recorder, new_table, random_picker, start_host
+import pytest
+
+from net_helpers import Recorder, fast_saves, new_table, random_picker, start_host
 
 LIMITS = Limits(hello_timeout=0.5, idle_timeout=30, body_timeout=0.5, rate=20, burst=20)
 
@@ -143,3 +146,37 @@ def test_an_answer_that_is_not_an_option_or_is_stale_is_refused_and_the_question
         await asyncio.wait_for(task, 30)
 
     asyncio.run(main())
+
+
+def test_a_client_that_never_reads_is_cut_off_and_the_table_plays_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its socket buffers fill, then the host's queue for it: it is dropped, nobody else waits."""
+    fast_saves(monkeypatch)
+    table, codes = new_table("london", ["human", "human"], tmp_path / "j.json")
+    said: list[str] = []
+
+    async def main() -> int:
+        host, task = await start_host(table, codes, Limits(queue=8, write_timeout=1.0, send_buffer=8192), said)
+        # A spectator that never reads a byte (it sees every screen: its buffers fill the fastest).
+        sleeper = socket.socket()
+        sleeper.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sleeper.connect(("127.0.0.1", host.port))
+        sleeper.sendall(encode({"type": "watch", "version": VERSION}))
+        players = [Recorder(host.port, codes[i], random_picker(i)) for i in (0, 1)]
+        for p in players:
+            await p.connect()
+        games = asyncio.ensure_future(asyncio.gather(*(p.play() for p in players)))
+        while not any("dropped" in line for line in said):
+            assert not games.done(), said
+            await asyncio.sleep(0.05)
+        moves = table.moves
+        last = await asyncio.wait_for(games, 120)
+        assert [m["type"] if m else None for m in last] == ["end", "end"]
+        await asyncio.wait_for(task, 30)
+        sleeper.close()
+        return moves
+
+    moves = asyncio.run(main())
+    # Dropped mid-game, and the game went on to its end.
+    assert table.over() and moves < table.moves
+    assert [line for line in said if line.startswith("A spectator dropped: ")
+            and ("unread" in line or "not read" in line)], said
