@@ -196,3 +196,63 @@ class BudgetMixin(CompilerBase):
         self.phase_regions.setdefault(phase, region)  # (a phase's two compiled forms do the same work)
         amount = " + ".join([PhaseWork.entry(phase)] + region.terms)
         self._insert_charge(fn, 0, 0, 1, amount, region.span, region.loop, bool(region.terms))
+
+
+_CHARGE = re.compile(r"^(\s*(?:try: )?c\.steps -= )(.*)$")
+_SEATS_TERM = re.compile(r"^(?:\(?c\.nseats\)?(?: \* \(?(\d+)\)?)?|\(?(\d+)\)? \* \(?c\.nseats\)?)$")
+
+
+def fold_charge(line: str) -> str:
+    """A charge line with its like terms added up when compiling: `0 + c.nseats + (c.nseats) * 101`
+    becomes `102 * c.nseats`, `len(x) + len(x)` becomes `2 * (len(x))`. The amount is the same, so
+    the game runs out of steps at the same place; a term that fails still skips the whole charge."""
+    found = _CHARGE.match(line)
+    terms = _top_level_terms(found.group(2)) if found else None
+    if found is None or terms is None:
+        return line
+    fixed, seats, rest = 0, 0, dict[str, int]()
+    for term in terms:
+        seat_term = _SEATS_TERM.match(term)
+        if term.isdigit():
+            fixed += int(term)
+        elif seat_term:
+            seats += int(seat_term.group(1) or seat_term.group(2) or 1)
+        else:  # the same read, twice, is counted once times two (reads change nothing)
+            rest[term] = rest.get(term, 0) + 1
+    parts = ([str(fixed)] if fixed or not (seats or rest) else []) + \
+        ([f"{seats} * c.nseats" if seats > 1 else "c.nseats"] if seats else []) + \
+        [term if n == 1 else f"{n} * ({term})" for term, n in rest.items()]
+    return found.group(1) + " + ".join(parts)
+
+
+def _top_level_terms(amount: str) -> list[str] | None:
+    """The parts of `a + b + c` outside brackets and texts, or None when the amount is anything
+    but a plain sum at its top level."""
+    terms, depth, quote, start, i, outside = [], 0, "", 0, 0, []
+    while i < len(amount):
+        ch = amount[i]
+        if depth == 0 and not quote:
+            outside.append(ch)
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and amount.startswith(" + ", i):
+            terms.append(amount[start:i])
+            start, i = i + 3, i + 3
+            continue
+        elif depth == 0 and not (ch.isalnum() or ch in "_.* "):
+            return None  # a `-`, a comparison...: not folded
+        i += 1
+    terms.append(amount[start:])
+    top = f" {''.join(outside)} "
+    if any(f" {word} " in top for word in ("if", "else", "and", "or", "not", "lambda", "for", "in", "is")):
+        return None
+    return terms

@@ -10,7 +10,7 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
-from .budget import PhaseWork
+from .budget import PhaseWork, fold_charge
 from .program import MODULE_NAME, PhaseCode, ProgramCode
 from .types import ANY, Type
 
@@ -171,6 +171,7 @@ def _resolve_work(lines: list[str], work: "PhaseWork") -> list[str]:
     """Put the phases' work into the charges (budget.PhaseWork); a charge of nothing goes, with its
     check (each is replaced by `pass`, so that lines keep their numbers)."""
     out = [work.resolve(line) if "\x01" in line or "\x02" in line else line for line in lines]
+    out = [fold_charge(line) if "c.steps -= " in line else line for line in out]
     for i, line in enumerate(out):
         found = _NOTHING.match(line)
         if found and i + 2 < len(out):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 
 from typing import Callable
 
 from . import ast as A
+from .bounds import Calls, bound, sum_bound
 from .diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
 from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from . import cost
@@ -59,6 +61,10 @@ class Expressions(ExprCostMixin):
         self.charges = Charges()
         self.stmt_start = 0
         self._in_arith = False      # generating an operand of + - * (see _checked_number)
+        # Calls generated as built-ins, by node id (kept alive, so no id is reused): see bounds.py.
+        self._builtin_calls: dict[int, A.Call] = {}
+        self._calls = Calls(self._is_builtin, lambda call: None if self._is_builtin(call) else inline_body(call.name),
+                            lambda name: world.tables[name][1] if name in world.tables else UNKNOWN)
         # Work of each formula when it is known before it runs (None: it counts its own as it runs).
         self.formula_work: dict[str, FormulaWork | None] = {}
         self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
@@ -230,7 +236,8 @@ class Expressions(ExprCostMixin):
         result: Code = method(e, scope)
         kind = type(e)
         if kind is A.BinOp and not in_arith and result[1].kind == "int" and COUNT_WORK_ON() \
-                and _grows(e, self.resolver(scope)):
+                and _grows(e, self.resolver(scope)) \
+                and not self._bounded(bound(e, self.resolver(scope), self._calls)):
             # The whole sum or product is done: a number past the limit stops the game here.
             return (f"_num({result[0]})", result[1])
         if kind in _PER_NODE and result[1].kind in ("int", "str", "bool"):
@@ -249,6 +256,14 @@ class Expressions(ExprCostMixin):
             if isinstance(value, (list, tuple, dict)) and not isinstance(e, A.Name):
                 return (self.const("fixed", str(id(value)), value), result[1])
         return result
+
+    def _is_builtin(self, call: A.Call) -> bool:
+        return self._builtin_calls.get(id(call)) is call
+
+    @staticmethod
+    def _bounded(most: int | None) -> bool:
+        """A number proved never to pass the limit: its check can never fail (bounds.py)."""
+        return most is not None and most <= NUMBER_LIMIT
 
     def _per_node(self, e: A.Expr, code: str, scope: Scope) -> str | None:
         """A read of a table of e's value for each board node, when e reads only fixed data and one
@@ -575,7 +590,11 @@ class Expressions(ExprCostMixin):
         reader = self._this_reader
         inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         elt, t = self.expr(e.elt, inner)
-        code = f"[{elt}{self._end_comprehension(e.iter, var, it, condition, scope)}]"
+        clause = self._end_comprehension(e.iter, var, it, condition, scope)
+        if clause == f" for {var} in c.seats" and _CONSTANT.match(elt):
+            code = f"[{elt}] * c.nseats"  # (one value per seat that nothing can change in place)
+        else:
+            code = f"[{elt}{clause}]"
         return (self._folded(e, scope, reader) or code, list_of(t))
 
     def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
@@ -699,6 +718,7 @@ class Expressions(ExprCostMixin):
         return f"({code})"
 
     def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
+        self._builtin_calls[id(e)] = e
         name = e.name
         a0, t0 = args[0]
         sp = e.args[0].span
@@ -712,6 +732,8 @@ class Expressions(ExprCostMixin):
         if name == "sum":
             if self.check(t0, ("list",), sp, "the value of sum()"):
                 self.check(t0.elem, ("int",), sp, "the elements summed")
+            if self._bounded(sum_bound(e.args[0], self.resolver(scope), self._calls)):
+                return (f"sum({a0})", INT)
             return (f"_num(sum({a0}))", INT)
         if name in ("max", "min"):
             fn = "_max" if name == "max" else "_min"
@@ -859,6 +881,8 @@ def _small(value: object) -> int | None:
 
 
 _COSTLY = (A.ListComp, A.MapComp, A.Call)
+# Code of a value that cannot be changed in place and reads nothing: a yes/no, none, a number, a text.
+_CONSTANT = re.compile(r"^(?:True|False|None|-?\d+|'[^'\\]*')$")
 # Expressions worth a per-node table when they read fixed data only (a single read is one already).
 _PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
 # Built-ins that only read their list: a kept (shared) list may be handed to them.
