@@ -362,6 +362,10 @@ class Host:
         if menu is None:
             text = "  You have no question to answer now."
         else:
+            question = table.asked.get(seat)
             text = await asyncio.get_running_loop().run_in_executor(
                 self.worker, table.hint, seat, copy_state(table.state), menu)
+            if table.asked.get(seat) != question:
+                # Advice on a question already answered (or replaced) would read as advice on the new one.
+                text = "  The game moved on while the hint was worked out; type 'hint' again for this question."
         conn.send({"type": "reply", "command": "hint", "text": text})

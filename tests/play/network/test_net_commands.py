@@ -83,3 +83,31 @@ def test_a_terminal_client_shows_the_screen_in_the_sessions_colours_and_nothing_
     assert styled_text(text, [[0, 4, "link https://example.com"]]) is None
     assert styled_text(text, [[0, 4, "bold\x1b[2J"]]) is None
     assert styled_text("\x1b]0;title\x07" + text, styles) is None
+
+
+def test_a_hint_finished_after_the_question_changed_is_not_shown_as_advice(tmp_path: Path) -> None:
+    """The game moves on while the hint is worked out: the player is told so, not given stale advice."""
+    table, codes = new_table("london", ["human", "random"], tmp_path / "j.json")
+    assert table.open_humans() == [0]
+    table.question(0)  # the question is numbered, as when it is sent
+    stale = "  STALE ADVICE"
+
+    def moved_on(seat: int, state: object, menu: Menu) -> str:
+        table.asked[seat] += 1  # what an answer followed by a new question does to the number
+        return stale
+
+    table.hint = moved_on  # type: ignore[method-assign]
+    written: list[str] = []
+
+    async def main() -> int:
+        host, task = await start_host(table, codes)
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        for line in ("hint", "quit"):
+            lines.put_nowait(line)
+        status = await asyncio.wait_for(Client(lines, written.append).run("127.0.0.1", host.port, codes[0]), 60)
+        task.cancel()
+        return status
+
+    assert asyncio.run(main()) == 0
+    assert stale not in written
+    assert any("moved on while the hint was worked out" in line for line in written)
