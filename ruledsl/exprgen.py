@@ -532,7 +532,8 @@ class Expressions(ExprCostMixin):
         return (f"(not {self.cond(e.operand, scope, 'the operand of not')})", BOOL)
 
     def _Neg(self, e: A.Neg, scope: Scope) -> Code:
-        self._in_arith = True
+        # Not an operand of + - *: nothing above checks the number, so a sum or product under the
+        # minus keeps its own check (-(n * n) in a loop would otherwise grow without limit).
         code, t = self.expr(e.operand, scope)
         self.check(t, ("int",), e.span, "a negated value")
         return (f"(-{code})", INT)

@@ -92,6 +92,16 @@ def test_a_number_squared_without_end(tmp_path: Path) -> None:
     """), 5, "limit of 10^18")
 
 
+def test_a_negated_number_squared_without_end(tmp_path: Path) -> None:
+    """A minus in front of the product hides nothing from the limit."""
+    stopped_at(tmp_path, main("""\
+        let n = 2
+        while true:
+            n = -(n * n)
+        end winners seats
+    """), 5, "limit of 10^18")
+
+
 def test_a_number_doubled_without_end(tmp_path: Path) -> None:
     stopped_at(tmp_path, main("""\
         let n = 1
