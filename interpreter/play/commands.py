@@ -105,7 +105,14 @@ def near_miss(text: str, names: list[str] | None = None) -> str:
     return f"did you mean '{close[0]}'?" if close else ""
 
 
+MAX_ECHO = 40
 MAX_LOG_LINES = 10_000
+
+
+def echo(text: str) -> str:
+    """A typed answer quoted back: control characters escaped, long input cut."""
+    text = text.strip()
+    return printable(text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "...")
 
 
 def log_text(log: list[str], count: str) -> str:
@@ -116,6 +123,5 @@ def log_text(log: list[str], count: str) -> str:
     elif is_number(count) and not count.startswith("-") and len(count) <= 6 and int(count) > 0:
         n = min(int(count), MAX_LOG_LINES)
     else:
-        shown = count if len(count) <= 40 else count[:40] + "..."
-        return f"  log takes a number of lines from 1 to {MAX_LOG_LINES}, e.g. 'log 30' (not '{printable(shown)}')."
+        return f"  log takes a number of lines from 1 to {MAX_LOG_LINES}, e.g. 'log 30' (not '{echo(count)}')."
     return "\n".join(log[-n:])

@@ -27,7 +27,7 @@ from . import advice, commands, explain as X, phases, undo as U
 from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu
-from .palette import DIM, HEADING, NOTE, seat_colour
+from .palette import DIM, HEADING, seat_colour
 from .saved import journal_answer
 from .screen import Screens, fitted
 from .terminal import Output, clear_screen
@@ -43,7 +43,6 @@ from ..core.view import view
 HELP = commands.help_text()
 
 QUIT = ("quit", "exit", "q")
-MAX_ECHO = 40
 BOT_SAVE_EVERY = 1000
 NEW_LINES_SHOWN = 14
 """Log lines shown as "since your last turn" above a screen; `log N` shows more."""
@@ -68,12 +67,6 @@ class Reload(Exception):
 def has_secrets(game: Game) -> bool:
     """True when some seat may know what another may not: private seat fields or secret choices."""
     return any(f.visible != "all" for f in game.seat_fields) or any(c.secret for c in game.program.chooses)
-
-
-def echo(text: str) -> str:
-    """A typed answer quoted back: control characters escaped, long input cut."""
-    text = text.strip()
-    return printable(text if len(text) <= MAX_ECHO else text[:MAX_ECHO] + "...")
 
 
 class Session:
@@ -265,7 +258,7 @@ class Session:
             if option is not None:
                 return option.id
             near = commands.near_miss(text)
-            self.say(f"  '{echo(text)}' is not one of the options: {menu.hint()}, or 'help'."
+            self.say(f"  '{commands.echo(text)}' is not one of the options: {menu.hint()}, or 'help'."
                      + (f" (A command? {near})" if near else ""))
 
     def question(self, seat: int, decision: Decision, menu: Menu) -> None:

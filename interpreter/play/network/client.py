@@ -20,7 +20,7 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from ..commands import near_miss
+from ..commands import echo, near_miss
 from ..menu import Menu
 from ...core.decision import Option
 from .protocol import MAX_FROM_HOST, VERSION, Closed, ProtocolError, encode, read_message
@@ -263,10 +263,8 @@ class Client:
             if option is not None:
                 self.send({"type": "answer", "ask": message.get("ask"), "option": option.id})
                 return None
-            shown = got.strip()
-            shown = shown if len(shown) <= 40 else shown[:40] + "..."
             near = near_miss(got, [*REMOTE, *LOCAL])
-            self.say(f"  '{printable(shown)}' is not one of the options: {menu.hint()}, or 'help'."
+            self.say(f"  '{echo(got)}' is not one of the options: {menu.hint()}, or 'help'."
                      + (f" (A command? {near})" if near else ""))
 
     async def _await_reply(self) -> tuple[bool, int | None]:

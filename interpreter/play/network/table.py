@@ -97,10 +97,15 @@ class Table:
         d = self._decision()
         return [s for s in d.seats if s not in self.bots] if d is not None else []
 
+    def _asking(self, seat: int) -> Decision | None:
+        """The decision that waits for human `seat`'s answer (None: nothing is asked of it now)."""
+        d = self._decision()
+        return None if d is None or seat in self.bots or seat not in d.seats else d
+
     def question(self, seat: int) -> dict[str, Any] | None:
         """The `ask` message for `seat`'s open question, numbered once and kept until it is answered."""
-        d = self._decision()
-        if d is None or seat in self.bots or seat not in d.seats:
+        d = self._asking(seat)
+        if d is None:
             return None
         number = self.asked.setdefault(seat, self.moves)
         return screens.question(self.screens, self.state, seat, number, d.secret)
@@ -116,10 +121,8 @@ class Table:
 
     def hint_menu(self, seat: int) -> Menu | None:
         """The menu of `seat`'s open question, to hint on (None: it has none)."""
-        d = self._decision()
-        if d is None or seat in self.bots or seat not in d.seats:
-            return None
-        return Menu.of(d.options(seat))
+        d = self._asking(seat)
+        return None if d is None else Menu.of(d.options(seat))
 
     def hint(self, seat: int, state: dict[str, Any], menu: Menu) -> str:
         """The session's hint for `seat` (from its view only), on a copy of the state; runs off the
@@ -128,8 +131,8 @@ class Table:
 
     def answer(self, seat: int, ask: int | None, option: str) -> str | None:
         """Apply a client's answer to its open question; the reason it is refused, or None."""
-        d = self._decision()
-        if d is None or seat not in d.seats or seat in self.bots:
+        d = self._asking(seat)
+        if d is None:
             return "it is not your turn"
         if ask != self.asked.get(seat):
             return "that answer was to an earlier question"
