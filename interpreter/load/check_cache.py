@@ -34,7 +34,7 @@ from ruledsl import user_cache
 from ruledsl.diagnostics import Diagnostic, Related, Span
 from ruledsl.plain_json import Codec
 
-from .files import real_folder
+from .files import read_plain, real_folder
 
 MAX_FILES = 2_000
 MAX_BYTES = 32 * 1024 * 1024
@@ -137,28 +137,13 @@ def _hash_tree(folder: Path, prefix: str, digest: hashlib._Hash, counts: list[in
             counts[1] += info.st_size
             if counts[1] > MAX_BYTES:
                 return False
-            data = _read(entry.path)
+            data = read_plain(entry.path, MAX_BYTES)
             encoded = name.encode("utf-8", "surrogateescape")
             digest.update(b"f%d:%s%d:" % (len(encoded), encoded, len(data)))
             digest.update(data)
         else:  # a link, a pipe, a device: what the check makes of it depends on more than the folder
             return False
     return True
-
-
-_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-
-
-def _read(path: str) -> bytes:
-    """A plain file's bytes, opened without following a link or waiting on a pipe swapped in."""
-    fd = os.open(path, _FLAGS)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(f"{path} is not a plain file")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(MAX_BYTES + 1)
-    finally:
-        os.close(fd)
 
 
 @lru_cache(maxsize=1)

@@ -30,6 +30,28 @@ class Unreadable:
     hint: str | None = None
 
 
+class NotPlainFile(OSError):
+    """What was opened is a folder, a pipe or a device, not a plain file."""
+
+    def __init__(self, path: str | Path, mode: int):
+        super().__init__(f"{path} is not a plain file")
+        self.mode = mode
+
+
+def read_plain(path: str | Path, limit: int) -> bytes:
+    """The first `limit` + 1 bytes of a plain file, opened without following a link or waiting on a
+    pipe swapped in (NotPlainFile when it is not a plain file; OSError when it cannot be read)."""
+    fd = os.open(path, _FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotPlainFile(path, info.st_mode)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            return handle.read(limit + 1)
+    finally:
+        os.close(fd)
+
+
 def real_folder(folder: Path) -> Path:
     """The game folder with every link resolved: the files must be inside this."""
     try:
@@ -56,23 +78,15 @@ def read_game_file(folder: Path, name: str, limit: int) -> bytes | Unreadable:
         return Unreadable("file-outside", f"'{name}' is a link to a file outside the game folder: "
                           "a game may read only its own files", "copy the file into the game folder")
     try:
-        fd = os.open(real, _FLAGS)
+        return read_plain(real, limit)
     except FileNotFoundError:
         return Unreadable("missing-file", f"'{name}' not found" + (" (it is a link to nothing)" if path.is_symlink()
                                                                     else ""))
+    except NotPlainFile as err:
+        kind = "a folder" if stat.S_ISDIR(err.mode) else "not a regular file"
+        return Unreadable("file-unreadable", f"'{name}' is {kind}", "a game's files are plain text files")
     except OSError as err:
         return _loop(name) if err.errno == errno.ELOOP else _unreadable(name, err)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-            return Unreadable("file-unreadable", f"'{name}' is {kind}", "a game's files are plain text files")
-        with os.fdopen(fd, "rb", closefd=False) as handle:
-            return handle.read(limit + 1)
-    except OSError as err:
-        return _unreadable(name, err)
-    finally:
-        os.close(fd)
 
 
 def _loop(name: str) -> Unreadable:
