@@ -10,6 +10,7 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
+from .lift import lift_comprehensions
 from .budget import PhaseWork, fold_charge
 from .program import MODULE_NAME, PhaseCode, ProgramCode
 from .types import ANY, Type
@@ -62,7 +63,7 @@ class AssemblyMixin(CompilerBase):
                     names.append(name)
                     lines.append(f"def {name}(c, L):")
                     spans.append(None)
-                    body = block or [(1, "return -1", None)]
+                    body = lift_comprehensions(block) or [(1, "return -1", None)]
                     if not body or not body[-1][1].startswith("return"):
                         body = body + [(1, "return -1", None)]
                     lines.append("    " + _prologue(body, self.exprs.columns))
@@ -74,9 +75,10 @@ class AssemblyMixin(CompilerBase):
             else:
                 lines.append(f"def {fn.name}({fn.args}):")
                 spans.append(None)
-                lines.append("    " + _prologue(fn.blocks[0], self.exprs.columns))
+                body = lift_comprehensions(fn.blocks[0])
+                lines.append("    " + _prologue(body, self.exprs.columns))
                 spans.append(None)
-                for depth, text, span in fn.blocks[0]:
+                for depth, text, span in body:
                     lines.append("    " * depth + text)
                     spans.append(span)
         lines = _resolve_work(lines, PhaseWork(self.phase_regions, {self.start} | self.ability_phases, self.calls))

@@ -1,0 +1,74 @@
+"""Whole-statement comprehensions become loops (ruledsl/lift.py) without changing what runs, in what order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ruledsl.lift import lift_comprehensions
+
+
+def _run(lines: list[tuple[int, str, Any]], env: dict[str, Any]) -> tuple[Any, list[Any]]:
+    """Run lines as the body of a function f(L); its result and the trace of `seen` calls."""
+    trace: list[Any] = []
+
+    def seen(x: Any) -> Any:
+        trace.append(x)
+        return x
+
+    source = "def f(L):\n" + "".join("    " * d + text + "\n" for d, text, _ in lines)
+    namespace: dict[str, Any] = {"seen": seen, **env}
+    exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102 - the test's own code
+    return namespace["f"]({}), trace
+
+
+BOTH = [
+    "x = [seen('a')] + [seen(v) for v in xs if seen(v % 2)] + [seen(v * 10) for v in xs]\n return x",
+    "return [seen(v) for v in xs if v > 1 if seen(v)]",
+    "L['o'] = [[seen('done'), None]] + [['buy', seen(v)] for v in xs]\n return L['o']",
+    "x = xs[:]\n x = [v + 1 for v in x if seen(v)]\n return x",  # the target is read: built apart
+]
+
+
+@pytest.mark.parametrize("body", BOTH)
+def test_the_loops_give_the_same_list_and_evaluate_the_same_things_in_the_same_order(body: str) -> None:
+    lines = [(1, line.strip(), ("span", i)) for i, line in enumerate(body.split("\n"))]
+    lifted = lift_comprehensions(lines)
+    assert lifted != lines
+    assert all(text.startswith("for ") for _, text, _ in lifted if " for " in text)  # no comprehension left
+    env = {"xs": [1, 2, 3, 4]}
+    assert _run(lifted, env) == _run(lines, env)
+
+
+def test_every_new_line_keeps_the_statements_place_in_the_rules() -> None:
+    lines = [(1, "a = 1", "first"), (2, "b = [x for x in xs if x]", "second"), (1, "return b", "third")]
+    lifted = lift_comprehensions(lines)
+    assert [span for _, _, span in lifted] == ["first", "second", "second", "second", "third"]
+    assert [depth for depth, _, _ in lifted] == [1, 2, 2, 3, 1]
+
+
+def test_an_error_in_an_element_is_raised_at_the_same_element() -> None:
+    lines = [(1, "return [seen(10 // v) for v in xs]", None)]
+    env = {"xs": [5, 2, 0, 1]}
+    for body in (lines, lift_comprehensions(lines)):
+        trace: list[Any] = []
+        source = "def f():\n" + "".join("    " * d + t + "\n" for d, t, _ in body)
+        namespace: dict[str, Any] = {"seen": trace.append, **env}
+        exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102
+        with pytest.raises(ZeroDivisionError):
+            namespace["f"]()
+        assert trace == [2, 5]
+
+
+@pytest.mark.parametrize("text", [
+    "x = len([v for v in xs])",                 # not the whole list of the statement
+    "x = [v for v in xs for w in ys]",          # two clauses
+    "x = [a, b] + ys",                          # no comprehension
+    "x = [v for v in xs] + ys",                 # a part that is not a display or comprehension
+    "if c.steps < 0: c.runaway(3)",             # not an assignment
+    "x = [v for (v, w) in xs]",                 # unpacking target
+    "c.steps -= \x01 for",                      # a charge still to be resolved
+])
+def test_other_statements_are_left_as_they_are(text: str) -> None:
+    assert lift_comprehensions([(1, text, None)]) == [(1, text, None)]
