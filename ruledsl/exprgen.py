@@ -189,6 +189,7 @@ class Expressions(ExprCostMixin):
 
         A column (one field of every seat, node or item) is a list that lives as long as the state:
         rules change its elements, never the list itself, so one look-up per function is enough.
+        A global field is bound the same way in formulas, which change nothing.
         """
         ref = self._column_names.get(path)
         if ref is None:
@@ -325,6 +326,9 @@ class Expressions(ExprCostMixin):
         w = self.world
         if e.name in w.global_fields:
             self._trace(e, Origin(e.name, field=w.global_fields[e.name]))
+            if self.hoister.in_formula():
+                # Nothing changes the state while a formula runs: one look-up per call.
+                return (self.column(f"V[{e.name!r}]"), w.global_fields[e.name].type)
             return (f"V[{e.name!r}]", w.global_fields[e.name].type)
         if e.name in w.tables:
             t, value = w.tables[e.name]

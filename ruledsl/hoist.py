@@ -64,6 +64,10 @@ class Hoister:
         self.loops = self.repeat = 0
         return saved
 
+    def in_formula(self) -> bool:
+        """Is the code being generated a formula's own (not a phase's, nor a formula inlined in one)?"""
+        return self.function is not None and self.function.params is not None
+
     def end_function(self, saved: tuple[_Region | None, _Region | None, int, int]) -> list[str]:
         """The function is done: the names of the values it keeps for the whole call."""
         region = self.function
