@@ -10,7 +10,7 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
-from .lift import lift_comprehensions
+from .lift import Known, lift_comprehensions
 from .budget import PhaseWork, fold_charge
 from .program import MODULE_NAME, PhaseCode, ProgramCode
 from .types import ANY, Type
@@ -55,6 +55,7 @@ class AssemblyMixin(CompilerBase):
         lines: list[str] = []
         spans: list[Span | None] = []
         block_names: dict[str, list[str]] = {}
+        known = self._known()
         for fn in self.functions:
             if fn.resumable:
                 names = []
@@ -63,7 +64,7 @@ class AssemblyMixin(CompilerBase):
                     names.append(name)
                     lines.append(f"def {name}(c, L):")
                     spans.append(None)
-                    body = lift_comprehensions(block) or [(1, "return -1", None)]
+                    body = lift_comprehensions(block, known) or [(1, "return -1", None)]
                     if not body or not body[-1][1].startswith("return"):
                         body = body + [(1, "return -1", None)]
                     lines.append("    " + _prologue(body, self.exprs.columns))
@@ -75,7 +76,7 @@ class AssemblyMixin(CompilerBase):
             else:
                 lines.append(f"def {fn.name}({fn.args}):")
                 spans.append(None)
-                body = lift_comprehensions(fn.blocks[0])
+                body = lift_comprehensions(fn.blocks[0], known)
                 lines.append("    " + _prologue(body, self.exprs.columns))
                 spans.append(None)
                 for depth, text, span in body:
@@ -108,6 +109,16 @@ class AssemblyMixin(CompilerBase):
         formulas = {name: (namespace[fn], params, ret) for name, (params, ret, fn) in self.formula_done.items()}
         return ProgramCode(phases, self.chooses, self.loop_spans, source, spans, prompts, labels=labels,
                            details=details, formulas=formulas, option_functions=option_functions)
+
+    def _known(self) -> Known:
+        """The constants and the sizes of the state's columns, for lift.py."""
+        sizes = {}
+        for ref, path in self.exprs.columns.items():
+            if path.startswith("N["):
+                sizes[ref] = len(self.world.node_ids)
+            elif path.startswith("C["):
+                sizes[ref] = len(self.world.components[path[3:].split("'")[0]].ids)
+        return Known(dict(self.exprs.consts), sizes)
 
 
 # The kinds of values that may be changed in place: lists and maps (and values of unknown kind).

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ruledsl.lift import lift_comprehensions
+from ruledsl.lift import Known, lift_comprehensions
 
 
 def _run(lines: list[tuple[int, str, Any]], env: dict[str, Any]) -> tuple[Any, list[Any]]:
@@ -72,3 +72,54 @@ def test_an_error_in_an_element_is_raised_at_the_same_element() -> None:
 ])
 def test_other_statements_are_left_as_they_are(text: str) -> None:
     assert lift_comprehensions([(1, text, None)]) == [(1, text, None)]
+
+
+# ---------------------------------------------------------------- a condition's part computed once
+
+KNOWN = Known({"_K1": [0, 1, 2, 3], "_K2": (10, 11, 12, 13)}, {"_f0": 4})
+"""`_K1`: fixed node indexes; `_K2`: a table with one value per node; `_f0`: a column of the 4 nodes."""
+
+
+def _outcome(lines: list[tuple[int, str, Any]], env: dict[str, Any]) -> tuple[Any, list[Any]]:
+    """(the list or the error's type, the trace of `seen`) of lines run as a function's body."""
+    try:
+        return _run(lines, env)
+    except Exception as err:  # noqa: BLE001 - the test compares the errors of both forms
+        return type(err), []
+
+
+HOISTED = "x = [['done']] + [['buy', seen(v)] for v in _K1 if _f0[v] is None and tokens[s] > 0 and _K2[v] > seen(11)]"
+
+
+@pytest.mark.parametrize("env", [
+    {"tokens": {0: 1}, "s": 0, "_f0": [None, 1, None, None]},   # computed once, true: the loop runs
+    {"tokens": {0: 0}, "s": 0, "_f0": [None, 1, None, None]},   # false: the loop is skipped
+    {"tokens": {}, "s": 0, "_f0": [None, 1, None, None]},       # fails: at the first free node, as before
+    {"tokens": {}, "s": 0, "_f0": [1, 1, 1, 1]},                 # fails, but never computed before: no error
+])
+def test_a_part_of_the_condition_that_the_loop_does_not_change_is_computed_once(env: dict[str, Any]) -> None:
+    lines = [(1, HOISTED, None), (1, "return x", None)]
+    lifted = lift_comprehensions(lines, KNOWN)
+    text = "\n".join(t for _, t, _ in lifted)
+    assert "try: _z" in text and "elif _z" in text
+    env = {**env, "_K1": KNOWN.constants["_K1"], "_K2": KNOWN.constants["_K2"], "_U": object()}
+    assert _outcome(lifted, env) == _outcome(lines, env)
+
+
+@pytest.mark.parametrize("condition", [
+    "xs[v] > 0 and tokens[s] > 0",        # a part before it may fail (xs is not known)
+    "_f0[v] < 0 and tokens[s] > 0",       # an order between values may fail (none < 0)
+    "_f0[v] is None and seen(s) > 0",     # a call
+    "_f0[v] is None and tokens[v] > 0",   # reads the element
+])
+def test_nothing_is_computed_ahead_when_that_could_change_an_error_or_a_count(condition: str) -> None:
+    text = "\n".join(t for _, t, _ in lift_comprehensions([(1, f"x = [v for v in _K1 if {condition}]", None)], KNOWN))
+    assert "try:" not in text and text.startswith("x = []")
+
+
+def test_a_test_that_a_fixed_node_is_not_none_is_dropped() -> None:
+    lines = [(1, "return [v for v in _K1 if (_K2[v] if v is not None else slow(v)) > 11]", None)]
+    lifted = "\n".join(t for _, t, _ in lift_comprehensions(lines, KNOWN))
+    assert "slow" not in lifted and "_K2[v] > 11" in lifted
+    kept = "\n".join(t for _, t, _ in lift_comprehensions([(1, lines[0][1].replace("_K1", "xs"), None)], KNOWN))
+    assert "slow" in kept  # a list the compiler does not know may hold none
