@@ -112,13 +112,19 @@ class AssemblyMixin(CompilerBase):
 
     def _known(self) -> Known:
         """The constants and the sizes of the state's columns, for lift.py."""
-        sizes = {}
+        sizes, numbers = {}, set()
         for ref, path in self.exprs.columns.items():
+            names = path[3:-2].split("']['")  # N['field'] or C['kind']['field']
             if path.startswith("N["):
-                sizes[ref] = len(self.world.node_ids)
+                sizes[ref], f = len(self.world.node_ids), self.world.node_fields[names[0]]
             elif path.startswith("C["):
-                sizes[ref] = len(self.world.components[path[3:].split("'")[0]].ids)
-        return Known(dict(self.exprs.consts), sizes)
+                kind = self.world.components[names[0]]
+                sizes[ref], f = len(kind.ids), kind.fields[names[1]]
+            else:
+                continue
+            if f.type.kind == "int" and not f.type.nullable:
+                numbers.add(ref)
+        return Known(dict(self.exprs.consts), sizes, numbers)
 
 
 # The kinds of values that may be changed in place: lists and maps (and values of unknown kind).

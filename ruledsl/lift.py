@@ -14,6 +14,9 @@ that cannot change a result or an error:
   once, before the loop, when every part before it is one that cannot fail (see `Known`): when it
   is false the loop is skipped, as no element could pass; when computing it fails, the loop runs
   as written, so the error comes where and when it came before;
+- in the same place, a part comparing such a value with a fixed table's value for the element
+  (`player.score >= price[shop]`) first tests the value against the table's least (or greatest)
+  value: when no element could pass, the loop is skipped;
 - a test that the loop's element is not none is dropped when the loop runs over fixed data that
   holds no none.
 The new lines keep the statement's place in the rules, so an error still points where it did.
@@ -37,11 +40,13 @@ class Known:
 
     `constants`: the module's constants (tables, folded lists, per-node tables...) that nothing
     changes; `sizes`: for the local name of a state column, how many elements it has (one per
-    board node, or per item of a kind: the engine makes every state, journals hold only choices).
+    board node, or per item of a kind: the engine makes every state, journals hold only choices);
+    `numbers`: the columns of those whose field is a whole number that is never none.
     """
 
     constants: dict[str, object] = field(default_factory=dict)
     sizes: dict[str, int] = field(default_factory=dict)
+    numbers: set[str] = field(default_factory=set)  # columns that hold whole numbers only (never none)
 
     def indexes(self, name: str) -> list[int] | None:
         """The elements of a fixed list of whole numbers (node or item indexes), else None."""
@@ -49,6 +54,14 @@ class Known:
         if isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
             return list(value)
         return None
+
+    def numbers_at(self, name: str, keys: list[int]) -> list[int] | None:
+        """The whole numbers a fixed list or tuple holds at the keys (None if any is something else)."""
+        value = self.constants.get(name)
+        if not isinstance(value, (list, tuple)) or not self.holds(name, keys):
+            return None
+        found = [value[k] for k in keys]
+        return found if all(type(v) is int for v in found) else None
 
     def holds(self, name: str, keys: list[int]) -> bool:
         """Can every key be looked up in `name` (a fixed list or tuple, or a state column)?"""
@@ -127,14 +140,21 @@ class _Lifter:
         keys = self.known.indexes(gen.iter.id) if isinstance(gen.iter, ast.Name) else None
         tests = [_Simplify(var).visit(t) for t in gen.ifs] if keys is not None else list(gen.ifs)
         conjuncts = [c for t in tests for c in _conjuncts(t)]
-        hoisted: list[ast.expr] = []
-        safe_so_far = True
+        hoisted: list[ast.expr] = []  # parts computed before the loop instead of in it
+        needed: list[ast.expr] = []   # what must hold for any element to pass (the loop is skipped if not)
+        # Only while every part before cannot fail, and the list is a plain name (skipping the loop
+        # then skips no error and no work it counts).
+        ahead = isinstance(gen.iter, ast.Name)
         for c in conjuncts:
-            # (the list is a plain name: skipping the loop skips no work it counts)
-            if safe_so_far and isinstance(gen.iter, ast.Name) and _invariant(c, assigned | {var, into}):
+            if not ahead:
+                break
+            if _invariant(c, assigned | {var, into}):
                 hoisted.append(c)
-            elif not self._cannot_fail(c, var, keys):
-                safe_so_far = False
+                continue
+            bound = self._bound(c, var, keys, assigned | {var, into})
+            if bound is not None:
+                needed.append(bound)
+            ahead = self._cannot_fail(c, var, keys)
         head = f"for {ast.unparse(gen.target)} in {ast.unparse(gen.iter)}:"
         append = f"{into}.append({ast.unparse(comp.elt)})"
 
@@ -142,22 +162,53 @@ class _Lifter:
             test = _and(parts)
             return [(depth, head), (depth + 1, f"if {ast.unparse(test)}: {append}" if test else append)]
 
-        if not hoisted:
+        if not hoisted and not needed:
             return body(conjuncts, 0)
         kept = [c for c in conjuncts if not any(c is h for h in hoisted)]
         flag = self.fresh()
-        return ([(0, f"try: {flag} = {ast.unparse(_and(hoisted) or ast.Constant(True))}"),
+        return ([(0, f"try: {flag} = {ast.unparse(_and(hoisted + needed) or ast.Constant(True))}"),
                  (0, f"except Exception: {flag} = _U"),  # computed again in the loop, to fail there
                  (0, f"if {flag} is _U:")] + body(conjuncts, 1)
                 + [(0, f"elif {flag}:")] + body(kept, 1))
+
+    def _bound(self, e: ast.expr, var: str, keys: list[int] | None, changing: set[str]) -> ast.expr | None:
+        """For `x >= table[element]` (or >, <, <=, either way round) with x the same at every
+        element and the table fixed: what x must be for any element to pass (`x >= min`)."""
+        if keys is None or not isinstance(e, ast.Compare) or len(e.ops) != 1:
+            return None
+        op, left, right = e.ops[0], e.left, e.comparators[0]
+        if _element_read(left, var) and not _element_read(right, var):
+            op, left, right = _FLIPPED.get(type(op), ast.Eq)(), right, left
+        if not isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) or not _element_read(right, var):
+            return None
+        assert isinstance(right, ast.Subscript) and isinstance(right.value, ast.Name)
+        values = self.known.numbers_at(right.value.id, keys)
+        if not values or not _invariant(left, changing):
+            return None
+        edge = min(values) if isinstance(op, (ast.Gt, ast.GtE)) else max(values)
+        return ast.Compare(left, [op], [ast.Constant(edge)])
+
+    def _number(self, e: ast.expr, var: str, keys: list[int] | None) -> bool:
+        """Is e a whole number (never none) that cannot fail to be read, whatever the element?"""
+        if isinstance(e, ast.Constant):
+            return type(e.value) is int
+        if keys is None or not _element_read(e, var):
+            return False
+        assert isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)
+        name = e.value.id
+        return (self.known.numbers_at(name, keys) is not None
+                or name in self.known.numbers and self.known.holds(name, keys))
 
     def _cannot_fail(self, e: ast.expr, var: str, keys: list[int] | None) -> bool:
         """Is e an expression that cannot raise, whatever the element (see `Known`)?"""
         if isinstance(e, (ast.Constant, ast.Name)):
             return True
         if isinstance(e, ast.Compare):
+            operands = [e.left, *e.comparators]
+            if all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in e.ops):
+                return all(self._number(x, var, keys) for x in operands)
             return (all(isinstance(op, (ast.Is, ast.IsNot, ast.Eq, ast.NotEq)) for op in e.ops)
-                    and all(self._cannot_fail(x, var, keys) for x in [e.left, *e.comparators]))
+                    and all(self._cannot_fail(x, var, keys) for x in operands))
         if isinstance(e, ast.BoolOp):
             return all(self._cannot_fail(x, var, keys) for x in e.values)
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
@@ -186,6 +237,15 @@ class _Simplify(ast.NodeTransformer):
                 and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value is None):
             return node.body
         return node
+
+
+_FLIPPED: dict[type, type] = {ast.Gt: ast.Lt, ast.Lt: ast.Gt, ast.GtE: ast.LtE, ast.LtE: ast.GtE}
+
+
+def _element_read(e: ast.expr, var: str) -> bool:
+    """Is e `name[element]`?"""
+    return (isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name)
+            and isinstance(e.slice, ast.Name) and e.slice.id == var)
 
 
 def _conjuncts(e: ast.expr) -> list[ast.expr]:

@@ -123,3 +123,23 @@ def test_a_test_that_a_fixed_node_is_not_none_is_dropped() -> None:
     assert "slow" not in lifted and "_K2[v] > 11" in lifted
     kept = "\n".join(t for _, t, _ in lift_comprehensions([(1, lines[0][1].replace("_K1", "xs"), None)], KNOWN))
     assert "slow" in kept  # a list the compiler does not know may hold none
+
+
+NUMBERS = Known({"_K1": [0, 1, 2, 3], "_K2": (10, 11, 12, 13)}, {"_f0": 4, "_f1": 4}, {"_f1"})
+"""As KNOWN, and `_f1`, a column of whole numbers of the 4 nodes."""
+
+
+@pytest.mark.parametrize("condition,edge", [
+    ("_f0[v] is None and score[s] >= _K2[v]", "score[s] >= 10"),
+    ("_f0[v] is None and _K2[v] < score[s]", "score[s] > 10"),
+    ("_f1[v] < 5 and score[s] <= _K2[v] and seen(v)", "score[s] <= 13"),
+])
+@pytest.mark.parametrize("score", [5, 10, 11, 13, 14, None])
+@pytest.mark.parametrize("owners", [[None, 1, None, None], [1, 1, 1, 1]])
+def test_a_loop_no_element_could_pass_is_skipped(condition: str, edge: str, score: Any, owners: list[Any]) -> None:
+    lines = [(1, f"return [seen(v) for v in _K1 if {condition}]", None)]
+    lifted = lift_comprehensions(lines, NUMBERS)
+    assert any(edge in text for _, text, _ in lifted if text.startswith("try:"))
+    env = {"_K1": [0, 1, 2, 3], "_K2": (10, 11, 12, 13), "_f0": owners, "_f1": [4, 5, 4, 9],
+           "score": {0: score}, "s": 0, "_U": object()}
+    assert _outcome(lifted, env) == _outcome(lines, env)  # the same list, or the same error
