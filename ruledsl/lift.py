@@ -2,21 +2,21 @@
 
 In Python 3.11 a list comprehension is a function of its own: it is made and called every time it
 runs, and reads the variables of the function around it through cells. An option list rebuilt at
-every step of a phase (`[("buy", shop) for shop in shops() if can_buy(player, shop)]`, 38 shops,
-asked several times a turn) pays that every time. Where a generated statement assigns or returns a
+every step of a phase (`[("buy", card) for card in market() if affordable(player, card)]`, asked
+several times a turn) pays that every time. Where a generated statement assigns or returns a
 list made only of comprehensions and list displays joined by `+`, each comprehension becomes a
 loop that appends to the list.
 
 Every expression is evaluated as often, and in the same order, as before (the displays and
-comprehensions left to right, each comprehension's list before its elements), with two exceptions
-that cannot change a result or an error:
+comprehensions left to right, each comprehension's list before its elements), but for these, none
+of which can change a result or an error:
 - a part of the condition that reads nothing the loop changes (`player.tokens > 0`) is computed
   once, before the loop, when every part before it is one that cannot fail (see `Known`): when it
   is false the loop is skipped, as no element could pass; when computing it fails, the loop runs
   as written, so the error comes where and when it came before;
 - in the same place, a part comparing such a value with a fixed table's value for the element
-  (`player.score >= price[shop]`) first tests the value against the table's least (or greatest)
-  value: when no element could pass, the loop is skipped;
+  (`player.money >= price[card]`) first tests the value against the table's least (or greatest)
+  value: when no element could pass, the loop is skipped (and when the test fails, runs as written);
 - a test that the loop's element is not none is dropped when the loop runs over fixed data that
   holds no none.
 The new lines keep the statement's place in the rules, so an error still points where it did.
