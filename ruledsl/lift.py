@@ -120,13 +120,14 @@ class _Lifter:
                   and not any(isinstance(n, ast.Name) and n.id == target.id for n in ast.walk(value)))
         name = target.id if direct and isinstance(target, ast.Name) else self.fresh()
         lines: list[tuple[int, str]] = []
+        assigned = _assigned(value)
         for i, part in enumerate(parts):
             if isinstance(part, ast.List):
                 lines.append((0, f"{name} {'+=' if i else '='} {ast.unparse(part)}"))
                 continue
             if not i:
                 lines.append((0, f"{name} = []"))
-            lines.extend(self._loop(part, name, _assigned(value)))
+            lines.extend(self._loop(part, name, assigned))
         if target is None:
             lines.append((0, f"return {name}"))
         elif not direct:
@@ -218,8 +219,7 @@ class _Lifter:
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Name):
             if e.value.id == "L" and isinstance(e.slice, ast.Constant):
                 return True  # a variable of a phase that waits: as a plain name is, where the rules read it
-            return (keys is not None and isinstance(e.slice, ast.Name) and e.slice.id == var
-                    and self.known.holds(e.value.id, keys))
+            return keys is not None and _element_read(e, var) and self.known.holds(e.value.id, keys)
         return False
 
 
@@ -276,9 +276,8 @@ def _invariant(e: ast.expr, changing: set[str]) -> bool:
     loop does not bind, fixed values, look-ups, comparisons and arithmetic qualify (no call, no `:=`)."""
     allowed = (ast.Name, ast.Constant, ast.Subscript, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.BinOp,
                ast.IfExp, ast.Load, ast.cmpop, ast.boolop, ast.unaryop, ast.operator, ast.Tuple)
-    return (all(isinstance(n, allowed) for n in ast.walk(e))
-            and not any(isinstance(n, ast.Name) and n.id in changing for n in ast.walk(e))
-            and not any(isinstance(n, ast.Name) and n.id == "c" for n in ast.walk(e)))
+    # (no attribute either: `c.steps` changes as the loop runs)
+    return all(isinstance(n, allowed) and not (isinstance(n, ast.Name) and n.id in changing) for n in ast.walk(e))
 
 
 def _parts(value: ast.expr) -> list[ast.List | ast.ListComp] | None:
