@@ -125,3 +125,36 @@ def test_every_game_starts_from_its_own_copy_of_the_data(downtown: Engine) -> No
     assert a["global"]["supply"] is not c["global"]["supply"] and b["global"]["supply"] != c["global"]["supply"]
     fresh = downtown.new_game(5, 1)
     assert len(fresh["seat"]["money"]) == 5 and fresh["seat"]["money"] == [30] * 5
+
+
+def test_one_option_is_taken_without_a_decision_and_none_is_an_error_on_both_paths(tmp_path: Path) -> None:
+    # The agent path takes a single option at the choice itself, without calling the runtime.
+    e = tiny(tmp_path, """\
+        phase main:
+            let left = [5]
+            let p = seats[0]
+            choose a from left by p
+            choose b from [x for x in [1, 2, 3] if x > 2] by p
+            choose c from [a, b] by p
+            total = a + b + c
+            let none_left = [x for x in left if x > a]
+            choose d from none_left by p
+            end winners seats
+        """, global_={"total": ("int", 0)}, seats=(1, 1))
+    source = e.program.code.source
+    assert "[0] if len(" in source and "[0] if len(_o" in source  # both forms of the inline
+    asked: list[list[Any]] = []
+
+    def first(st: dict[str, Any], seat: int, options: list[Any]) -> int:
+        asked.append(options)
+        return 0
+
+    with pytest.raises(RuleError) as fast:
+        e.play(1, 1, [first])
+    assert asked == [[5, 3]]  # only the choice with two options reached the picker
+    state = e.new_game(1, 1)
+    assert e.option_count(state, 0) == 2
+    with pytest.raises(RuleError) as slow:
+        e.apply_inplace(state, e.option_id(state, 0, 0), 0)
+    assert "no legal option for 'd'" in fast.value.message
+    assert (slow.value.message, slow.value.span) == (fast.value.message, fast.value.span)
