@@ -10,6 +10,7 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
+from .kept_locals import local_kept
 from .lift import Known, lift_comprehensions
 from .budget import PhaseWork, fold_charge
 from .program import MODULE_NAME, PhaseCode, ProgramCode
@@ -64,7 +65,7 @@ class AssemblyMixin(CompilerBase):
                     names.append(name)
                     lines.append(f"def {name}(c, L):")
                     spans.append(None)
-                    body = lift_comprehensions(block, known) or [(1, "return -1", None)]
+                    body = local_kept(lift_comprehensions(block, known)) or [(1, "return -1", None)]
                     if not body or not body[-1][1].startswith("return"):
                         body = body + [(1, "return -1", None)]
                     lines.append("    " + _prologue(body, self.exprs.columns))
@@ -76,7 +77,7 @@ class AssemblyMixin(CompilerBase):
             else:
                 lines.append(f"def {fn.name}({fn.args}):")
                 spans.append(None)
-                body = lift_comprehensions(fn.blocks[0], known)
+                body = local_kept(lift_comprehensions(fn.blocks[0], known))
                 lines.append("    " + _prologue(body, self.exprs.columns))
                 spans.append(None)
                 for depth, text, span in body:
