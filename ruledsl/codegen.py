@@ -10,6 +10,7 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
+from .global_reads import bind_globals, unchanged_globals
 from .kept_locals import local_kept
 from .lift import Known, lift_comprehensions
 from .budget import PhaseWork, fold_charge
@@ -53,36 +54,35 @@ class AssemblyMixin(CompilerBase):
     """Turns the generated lines into functions, once, in a namespace with safe built-ins only."""
 
     def _assemble(self) -> ProgramCode:
-        lines: list[str] = []
-        spans: list[Span | None] = []
         block_names: dict[str, list[str]] = {}
         known = self._known()
+        functions: list[tuple[str, list[tuple[int, str, Span | None]]]] = []  # (def line, body)
         for fn in self.functions:
             if fn.resumable:
                 names = []
                 for i, block in enumerate(fn.blocks):
                     name = f"{fn.name}_b{i}"
                     names.append(name)
-                    lines.append(f"def {name}(c, L):")
-                    spans.append(None)
                     body = local_kept(lift_comprehensions(block, known)) or [(1, "return -1", None)]
                     if not body or not body[-1][1].startswith("return"):
                         body = body + [(1, "return -1", None)]
-                    lines.append("    " + _prologue(body, self.exprs.columns))
-                    spans.append(None)
-                    for depth, text, span in body:
-                        lines.append("    " * depth + text)
-                        spans.append(span)
+                    functions.append((f"def {name}(c, L):", body))
                 block_names[fn.name] = names
             else:
-                lines.append(f"def {fn.name}({fn.args}):")
-                spans.append(None)
-                body = local_kept(lift_comprehensions(fn.blocks[0], known))
-                lines.append("    " + _prologue(body, self.exprs.columns))
-                spans.append(None)
-                for depth, text, span in body:
-                    lines.append("    " * depth + text)
-                    spans.append(span)
+                functions.append((f"def {fn.name}({fn.args}):", local_kept(lift_comprehensions(fn.blocks[0], known))))
+        unchanged = unchanged_globals(text for _, body in functions for _, text, _ in body)
+        global_names: dict[str, str] = {}
+        lines: list[str] = []
+        spans: list[Span | None] = []
+        for head, body in functions:
+            body, binds = bind_globals(body, unchanged, global_names)
+            prologue = _prologue(body, self.exprs.columns)
+            lines.append(head)
+            lines.append("    " + "; ".join(([prologue] if prologue != "pass" or not binds else []) + binds))
+            spans.extend([None, None])
+            for depth, text, span in body:
+                lines.append("    " * depth + text)
+                spans.append(span)
         lines = _resolve_work(lines, PhaseWork(self.phase_regions, {self.start} | self.ability_phases, self.calls))
         source = "\n".join(lines) + "\n"
         namespace: dict[str, Any] = {"__builtins__": _SAFE_BUILTINS}
