@@ -17,8 +17,9 @@ from .diagnostics import Span
 from .runtime_support import MAX_DEPTH
 from .types import SEAT, Type, assignable, list_of
 
-# A Python local of the direct form (`_l3`): reading it does nothing and cannot fail.
-_PLAIN_VARIABLE = re.compile(r"_l\d+")
+# A Python local of the direct form (`_l3`, or options held for a choice, `_o4`): reading it does
+# nothing and cannot fail.
+_PLAIN_VARIABLE = re.compile(r"_[lo]\d+")
 
 
 class WaitingMixin(BudgetMixin):
@@ -225,7 +226,7 @@ class WaitingMixin(BudgetMixin):
             by, _ = self.exprs.expr(s.by, scope)
             opts, ot = self.exprs.expr(s.options, scope)
             var_type = ot.elem
-            call = copy_code(self._ask_call(spec_id, by, opts, scope), var_type)
+            call = copy_code(self._ask_call(spec_id, by, opts, scope, fn, s.span), var_type)
         else:
             seats, _ = self.exprs.expr(s.by, scope)
             inner = Scope(scope, scope.persistent, scope.counter)
@@ -247,17 +248,19 @@ class WaitingMixin(BudgetMixin):
         fn.emit(f"{self._declare(s.var, var_type, s.span, scope)} = {call}", s.span)
 
     @staticmethod
-    def _ask_call(spec_id: int, by: str, opts: str, scope: Scope) -> str:
+    def _ask_call(spec_id: int, by: str, opts: str, scope: Scope, fn: _Function, span: Span) -> str:
         """`c.ask(...)`, with a single option taken at the call, as `c.ask` would take it.
 
         A turn often offers one thing only ("end your turn"); a call into the runtime for it costs
         more than the test. Only when the seat is a plain variable: the options are then computed
-        first, and nothing the seat's code could do (fail) moves."""
+        first, in a statement of their own (so a list made by a comprehension becomes a loop,
+        lift.py), and nothing the seat's code could do (fail) moves."""
         if not _PLAIN_VARIABLE.fullmatch(by):
             return f"c.ask({spec_id}, {by}, {opts})"
         if not _PLAIN_VARIABLE.fullmatch(opts):
             held = scope.fresh("o")
-            return f"({held}[0] if len({held} := {opts}) == 1 else c.ask({spec_id}, {by}, {held}))"
+            fn.emit(f"{held} = {opts}", span)
+            opts = held
         return f"({opts}[0] if len({opts}) == 1 else c.ask({spec_id}, {by}, {opts}))"
 
     def _direct_call(self, call: str, span: Span, fn: _Function) -> None:
