@@ -215,5 +215,5 @@ _HELPERS: dict[str, Any] = {
     "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
     "_reversed": _reversed, "_follow": R.follow, "_U": R.UNSET, "_set": R.keep,
     "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number, "_llen": R.list_length,
-    "_unique_by": R.unique_by, "_pay": R.pay,
+    "_unique_by": R.unique_by, "_pay": R.pay, "_hset": set,
 }

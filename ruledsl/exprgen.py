@@ -57,6 +57,7 @@ class Expressions(ExprCostMixin):
         self.consts: dict[str, object] = {}
         self.hoister = Hoister()
         self._reader = False
+        self._member: Type | None = None  # the left side's type while the right side of `in` is generated
         self._this_reader = False   # `reader` of the expression being generated (see read)
         self.charges = Charges()
         self.stmt_start = 0
@@ -230,6 +231,7 @@ class Expressions(ExprCostMixin):
     def expr(self, e: A.Expr, scope: Scope) -> Code:
         """Check e and return (python code, type)."""
         reader, self._reader = self._reader, False
+        member, self._member = self._member, None
         in_arith, self._in_arith = self._in_arith, False
         start = scope.counter[0]
         method = getattr(self, "_" + type(e).__name__)
@@ -246,7 +248,10 @@ class Expressions(ExprCostMixin):
             if table is not None:
                 return (table, result[1])
         if kind in _COSTLY:
-            return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h")), result[1])
+            lookup = member is not None and self._hashable(member) and result[1].kind == "list" \
+                and self._hashable(result[1].elem)
+            return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h"), lookup),
+                    result[1])
         if kind is not A.Name and kind in _READS or kind is A.Name and e.name in self.world.tables:  # type: ignore[union-attr]
             # Fixed data read with literal keys: its value, written as a literal (folding.py), or
             # bound once as a constant when it is a part of a table (`prices.bare`).
@@ -280,6 +285,11 @@ class Expressions(ExprCostMixin):
             return None
         table = self.const("per_node", repr(values), values)
         return f"({table}[{var.code}] if {var.code} is not None else {code})"
+
+    def _hashable(self, t: Type) -> bool:
+        """Are the values of this type Python values that a set holds (whole numbers, texts, seats,
+        nodes, items, none), equal in a set exactly when equal in a list?"""
+        return t.kind in ("int", "str", "bool", "seat", "node", "none") or t.kind in self.world.components
 
     def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
         """A boolean expression."""
@@ -459,7 +469,11 @@ class Expressions(ExprCostMixin):
         self._in_arith = arith
         a, ta = self.expr(e.left, scope)
         self._in_arith = arith
-        b, tb = self.read(e.right, scope) if e.op in ("in", "not in") else self.expr(e.right, scope)
+        if e.op in ("in", "not in"):
+            self._member = ta
+            b, tb = self.read(e.right, scope)
+        else:
+            b, tb = self.expr(e.right, scope)
         op = e.op
         if op in ("and", "or"):
             self.check(ta, ("bool",), e.left.span, f"the left side of '{op}'")

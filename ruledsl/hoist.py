@@ -88,11 +88,13 @@ class Hoister:
         return region.temps if region else []
 
     # -------------------------------------------------------------- decisions
-    def consider(self, e: A.Expr, code: str, t: Type, reader: bool, start: int, fresh: Callable[[], str]) -> str:
+    def consider(self, e: A.Expr, code: str, t: Type, reader: bool, start: int, fresh: Callable[[], str],
+                 lookup: bool = False) -> str:
         """The code to use for `e`: `code` itself, or a read of its kept value.
 
         `start` is the variable counter before `e` was generated (variables numbered after it are
-        e's own), `fresh` makes a new name for a kept value, `reader`: e's value is only read.
+        e's own), `fresh` makes a new name for a kept value, `reader`: e's value is only read,
+        `lookup`: e is a list searched by `in` whose elements and sought value a set holds alike.
         """
         region = self.statement
         if region is None or self.off or not _costly(e, code):
@@ -117,6 +119,8 @@ class Hoister:
         for region_ in (self.statement, self.function):
             for inner_code, inner in (region_.seen.items() if region_ else ()):
                 code = code.replace(_lazy(inner, inner_code), inner_code)
+        if lookup:  # searched again and again: kept as a set, which finds a value in one step
+            code = f"_hset({code})"
         name = target.seen.get(code)
         if name is None:
             name = target.seen[code] = fresh()
