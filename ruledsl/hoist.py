@@ -120,7 +120,8 @@ class Hoister:
             for inner_code, inner in (region_.seen.items() if region_ else ()):
                 code = code.replace(_lazy(inner, inner_code), inner_code)
         if lookup:  # searched again and again: kept as a set, which finds a value in one step
-            code = f"_hset({code})"
+            made_here = isinstance(e, A.ListComp) and code.startswith("[") and code.endswith("]")
+            code = f"{{{code[1:-1]}}}" if made_here else f"_hset({code})"
         name = target.seen.get(code)
         if name is None:
             name = target.seen[code] = fresh()
