@@ -21,6 +21,7 @@ from .direct import DirectMixin
 from .events import logged_events
 from .exprgen import BUILTINS, CONSTANTS, Expressions
 from .formulas import FormulasMixin
+from .fresh_results import fresh_results
 from .kept import KeptMixin
 from .mutation import Mutations
 from .namecheck import check_names
@@ -60,6 +61,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.formula_busy: list[str] = []
         self.formula_used: set[str] = set(used_elsewhere)
         self.memo: set[str] = set()
+        self.fresh_results: set[str] = set()  # formulas that always give a list of their own
         self.chooses: list[ChooseSpec] = []
         self.choose_ids: dict[int, int] = {}
         self.event_seats: dict[str, set[str]] = {}
@@ -121,6 +123,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
                              f"the start phase '{self.start}' cannot take values: nothing runs it with any")
         self._find_resumable()
         self.memo = self.exprs.memo = memoised(self.formulas, self.world)
+        self.fresh_results = fresh_results(self.formulas, self.memo)
         self.mutations = Mutations(self.world, set(self.formulas))
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"

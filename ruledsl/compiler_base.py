@@ -36,6 +36,7 @@ class CompilerBase:
     formula_busy: list[str]
     formula_used: set[str]
     memo: set[str]                   # state-free formulas whose values are remembered (purity.py)
+    fresh_results: set[str]          # formulas that always give a new list of their own (fresh_results.py)
     mutations: "Mutations"           # which loops must copy their list (mutation.py)
     chooses: list[ChooseSpec]
     choose_ids: dict[int, int]       # id of a Choose node -> its spec, shared by both compiled forms

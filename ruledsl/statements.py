@@ -159,9 +159,13 @@ class StatementsMixin(BudgetMixin):
             return code, t
         if may_share and self.mutations.table_data(e, lambda name: scope.lookup(name) is not None):
             return code, t
-        if not _fresh(e, t) and copy_code(code, t) != code:
-            code = copy_code(self.exprs.counted(e, code, scope), t)  # a copy visits every element
-        return code, t
+        if _fresh(e, t) or copy_code(code, t) == code:
+            return code, t
+        code = self.exprs.counted(e, code, scope)  # a copy visits every element
+        if isinstance(e, A.Call) and e.name in self.fresh_results \
+                and copy_code(code, t) in (f"{code}[:]", f"dict({code})"):
+            return code, t  # a list the formula made for this call: nobody else holds it (fresh_results.py)
+        return copy_code(code, t), t
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
         self.exprs.no_shadow(name, span, scope)
