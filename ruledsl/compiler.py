@@ -124,7 +124,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self._find_resumable()
         self.memo = self.exprs.memo = memoised(self.formulas, self.world)
         self.fresh_results = fresh_results(self.formulas, self.memo)
-        self.mutations = Mutations(self.world, set(self.formulas))
+        self.mutations = Mutations(self.world, set(self.formulas), frozenset(self.memo))
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"
         for name, phase in self.phases.items():

@@ -3,10 +3,11 @@
 A `for` loop runs over its list as it was when the loop began, so the generated code copies the
 list first. The copy is only needed when the body can change that list in place. Every value the
 rules store is already a copy (see `codegen.copy_code`), so two names never share a list, with
-one exception: a formula may hand back a list it was given or one of the state's own lists. This
-pass compares what the loop's list may be part of (its "roots": variables, global fields, fields
-of seats, nodes and items) with what the body may change in place (`add`, `remove`, `draw`,
-`shuffle`, assignments into a part of a list or map, and `run`, which may change any state).
+one exception: a formula may hand back a list it was given or one of the state's own lists (not a
+remembered one, purity.py: it takes plain values and reads no state). This pass compares what the
+loop's list may be part of (its "roots": variables, global fields, fields of seats, nodes and
+items) with what the body may change in place (`add`, `remove`, `draw`, `shuffle`, assignments into
+a part of a list or map, and `run`, which may change any state).
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ _NEW_LISTS = ("range", "unique", "sorted", "reversed", "keys", "seats_from", "ex
 class Mutations:
     """Answers `loop_needs_copy` for one game's world and formulas."""
 
-    def __init__(self, world: World, formulas: set[str]):
+    def __init__(self, world: World, formulas: set[str], remembered: frozenset[str] = frozenset()):
         self.world = world
         self.formulas = formulas
+        # Remembered formulas (purity.py) take plain values and read no state: their value is held
+        # by the formula's memory alone, which no rule can change (a kept copy is a copy).
+        self.remembered = remembered
         self.fields = set(world.seat_fields) | set(world.node_fields)
         for component in world.components.values():
             self.fields |= set(component.fields)
@@ -59,6 +63,8 @@ class Mutations:
         if isinstance(e, A.BinOp):  # arithmetic, comparisons and `+` of lists all make new values
             return self.roots(e.left, deep) | self.roots(e.right, deep) if deep and e.op == "+" else found
         if isinstance(e, A.Call):
+            if e.name in self.remembered:
+                return found
             if e.name in self.formulas:
                 found.add(ANY_STATE)
                 for arg in e.args:

@@ -115,6 +115,13 @@ def test_a_loop_copies_its_list_only_when_its_body_may_change_it(source: str, co
     assert Mutations(world(), {"f"}).loop_needs_copy(loop(source), flat=True) is copy
 
 
+def test_a_remembered_formula_s_list_is_changed_by_no_rule() -> None:
+    source = "for x in f(card):\n    add x to deck\n    run tidy"
+    assert Mutations(world(), {"f"}).loop_needs_copy(loop(source), flat=True) is True
+    assert Mutations(world(), {"f"}, frozenset({"f"})).loop_needs_copy(loop(source), flat=True) is False
+    assert Mutations(world(), {"f"}, frozenset({"f"})).loop_needs_copy(loop(source), flat=False) is False
+
+
 def test_lists_of_lists_are_copied_when_an_inner_list_may_change() -> None:
     source = "for x in [y for y in piles]:\n    add 1 to piles[0]"
     assert Mutations(world(), set()).loop_needs_copy(loop(source), flat=True) is False
