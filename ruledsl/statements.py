@@ -287,8 +287,11 @@ class StatementsMixin(BudgetMixin):
         code, t = self.exprs.expr(s.source, scope)
         self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
         if s.count is None:
+            # A face of table data may be shared, as a `let` may share it, by a name never changed in place.
+            shared = not scope.persistent and s.var not in self.changed[-1] \
+                and self.mutations.table_data(s.source, lambda name: scope.lookup(name) is not None)
             var = self._declare(s.var, t.elem, s.span, scope)
-            fn.emit(f"{var} = {copy_code(f'c.roll({code})', t.elem)}", s.span)
+            fn.emit(f"{var} = {f'c.roll({code})' if shared else copy_code(f'c.roll({code})', t.elem)}", s.span)
             return
         self.exprs.in_iterable += 1  # (the count goes in a comprehension's range)
         count, ct = self.exprs.expr(s.count, scope)

@@ -162,6 +162,33 @@ def test_a_let_shares_table_data_unless_it_changes_its_value(tmp_path: Path) -> 
     assert data["grown"] == data["again"] == data["size"] + 1  # the table itself never changed
 
 
+def test_a_rolled_face_of_table_data_is_shared_unless_its_name_changes_it(tmp_path: Path) -> None:
+    e = engine(tmp_path, """\
+        phase look:
+            roll face from die
+            log looked(face=face) "{face}"
+
+        phase grow:
+            roll face from die
+            add 9 to face
+            log grown(face=face) "{face}"
+
+        phase main:
+            for i in range(6):
+                run look
+                run grow
+            end winners seats
+        """, tables={"die": [[1, 2], [3]]})
+    source = e.program.source
+    assert source.count("c.roll(") == source.count("c.roll(_K0)[:]") + 1  # only `look` shares its face
+    play_both(e)
+    state, _ = play_bots(e, 2, 1)
+    looked = [ev["data"]["face"] for ev in state["log"] if ev["kind"] == "looked"]
+    grown = [ev["data"]["face"] for ev in state["log"] if ev["kind"] == "grown"]
+    assert all(face in ([1, 2], [3]) for face in looked) and len(looked) == 6  # the die never changed
+    assert all(face in ([1, 2, 9], [3, 9]) for face in grown) and len(grown) == 6
+
+
 def test_changed_names() -> None:
     body = phase_body("let a = [1]\nlet b = [2]\nif true:\n    add 3 to a\nb[0] = 4\nlet c = 1\nc += 1")
     assert changed_names(body) == {"a", "b", "c"}
