@@ -24,8 +24,11 @@ def next_u64(state: int) -> tuple[int, int]:
 def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in [0, n) without modulo bias."""
     limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state, x = next_u64(state)
+    while True:  # next_u64 written out: this runs at every roll and every shuffled element
+        state = (state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        x = z ^ (z >> 31)
         if x < limit:
             return state, x % n
 

@@ -27,6 +27,22 @@ def test_below_is_in_range_and_roughly_uniform() -> None:
     assert all(800 < n < 1200 for n in counts.values())
 
 
+def test_below_draws_from_next_u64_and_rejects_the_biased_top() -> None:
+    # below writes next_u64 out for speed: it must stay the same draw as the plain definition.
+    def reference(state: int, n: int) -> tuple[int, int]:
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            state, x = rng.next_u64(state)
+            if x < limit:
+                return state, x % n
+
+    state = rng.seed_state(3)
+    for n in [1, 2, 6, 7, 100, 2**63 + 1, 2**64 - 1]:  # the last two reject about half the draws
+        for _ in range(200):
+            assert rng.below(state, n) == reference(state, n)
+            state = rng.next_u64(state)[0]
+
+
 def test_shuffle_is_a_seeded_permutation() -> None:
     items = list(range(20))
     s1 = rng.shuffle(rng.seed_state(7), items)
