@@ -7,6 +7,7 @@ from typing import Callable
 from . import ast as A
 from .compiler_base import CompilerBase
 from .folding import UNKNOWN, live_blocks
+from .runtime_support import MAX_DEPTH
 
 
 class CallGraphMixin(CompilerBase):
@@ -35,6 +36,7 @@ class CallGraphMixin(CompilerBase):
                     self.resumable.add(name)
                     changed = True
         self.calls = calls
+        self.depth_bounded = _depth_bounded(self.resumable, calls)
 
     def _live(self, s: A.Stmt) -> list[tuple[A.Stmt, ...]]:
         """The blocks of a statement that may run in this game."""
@@ -95,3 +97,24 @@ def _walk_collect(stmts: tuple[A.Stmt, ...], visit: Callable[[A.Stmt], None],
         visit(s)
         for body in blocks(s):
             _walk_collect(body, visit, blocks)
+
+
+def _depth_bounded(resumable: set[str], calls: dict[str, set[str]]) -> bool:
+    """Can no chain of phases that wait, run one inside another, come near the depth limit?
+
+    Only phases that wait count against it (the others are plain functions). When none of them
+    runs itself, directly or through others, a chain holds each at most once; a game resumed in
+    the middle of one chain (its frames) may start a second: twice their number stays below the
+    limit, so the agent path need not count (the depth is checked, and stops a game, only for
+    phases that may run themselves)."""
+    state: dict[str, int] = {}  # 1: being visited, 2: done
+
+    def cyclic(name: str) -> bool:
+        state[name] = 1
+        for target in calls.get(name, set()) & resumable:
+            if state.get(target) == 1 or state.get(target) is None and cyclic(target):
+                return True
+        state[name] = 2
+        return False
+
+    return 2 * len(resumable) < MAX_DEPTH and not any(state.get(p) is None and cyclic(p) for p in sorted(resumable))

@@ -51,6 +51,7 @@ class CompilerBase:
     abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
     ability_phases: set[str]
     calls: dict[str, set[str]]
+    depth_bounded: bool              # no chain of waiting phases can come near MAX_DEPTH (callgraph.py)
     changed: list[set[str]]                # variables each function being compiled changes (mutation.py)
     phase_regions: dict[str, "Region"]     # each phase's body: its work known when compiling (budget.py)
 

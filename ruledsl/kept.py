@@ -58,7 +58,9 @@ class KeptMixin(BudgetMixin):
         self.regions[-1].runs[stmt.phase] += 1  # its work is charged here, as for a plain `run`
         call = f"{self.phase_fn[stmt.phase]}{{}}(c{''.join(', ' + a for a in args)})"
         waits = stmt.phase in self.resumable
-        if context == "agent" and waits:
+        if context == "agent" and waits and self.depth_bounded:  # (callgraph.py)
+            self._store(s, call.format("_d"), result, scope, fn)
+        elif context == "agent" and waits:
             fn.emit(f"if c.depth >= {MAX_DEPTH}: c.too_deep()", stmt.span)  # counted like a frame
             fn.emit("c.depth += 1", stmt.span)
             self._store(s, call.format("_d"), result, scope, fn)
