@@ -12,13 +12,9 @@ Remembered formulas (purity.py) are never fresh: every call gives the same list.
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from . import ast as A
-
-# Expressions whose value is a new list or map (its elements may still be shared: callers check
-# that they are plain values).
-_NEW = (A.ListLit, A.ListComp, A.MapLit, A.MapComp)
+from .codegen import _FRESH
+from .purity import walk
 
 
 def fresh_results(formulas: dict[str, A.Formula], remembered: set[str]) -> set[str]:
@@ -35,7 +31,9 @@ def fresh_results(formulas: dict[str, A.Formula], remembered: set[str]) -> set[s
 
 
 def _new(e: A.Expr | None, fresh: set[str]) -> bool:
-    if isinstance(e, _NEW):
+    """Is e's value a new list or map? (Its elements may still be shared: callers check that they
+    are plain values.)"""
+    if isinstance(e, _FRESH):
         return True
     if isinstance(e, A.BinOp):  # `a + b` of lists makes a new list, whatever a and b are
         return e.op == "+"
@@ -48,7 +46,7 @@ def _gives_new(formula: A.Formula, fresh: set[str]) -> bool:
     if formula.expr is not None:
         return _new(formula.expr, fresh)
     owned = _owned_locals(formula, fresh)
-    returns = [s.value for s in _statements(formula.body) if isinstance(s, A.Return)]
+    returns = [s.value for s in walk(formula.body) if isinstance(s, A.Return)]
     return bool(returns) and all(_new(v, fresh) or isinstance(v, A.Name) and v.name in owned for v in returns)
 
 
@@ -56,7 +54,7 @@ def _owned_locals(formula: A.Formula, fresh: set[str]) -> set[str]:
     """Variables of the formula given only new lists or maps: by `let`, by `=`, and changed in place."""
     made: set[str] = set()
     other: set[str] = {p.name for p in formula.params}
-    for s in _statements(formula.body):
+    for s in walk(formula.body):
         if isinstance(s, A.Let):
             (made if _new(s.value, fresh) else other).add(s.name)
         elif isinstance(s, A.Assign) and isinstance(s.target, A.Name) and s.op == "=" and not _new(s.value, fresh):
@@ -65,9 +63,3 @@ def _owned_locals(formula: A.Formula, fresh: set[str]) -> set[str]:
             other.add(s.var)
     return made - other
 
-
-def _statements(body: tuple[A.Stmt, ...]) -> Iterator[A.Stmt]:
-    for s in body:
-        yield s
-        for block in A.child_blocks(s):
-            yield from _statements(block)
