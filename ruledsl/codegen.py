@@ -10,7 +10,7 @@ from . import ast as A
 from . import runtime_support as R
 from .compiler_base import CompilerBase
 from .diagnostics import Span
-from .global_reads import bind_globals, unchanged_globals
+from .global_reads import GlobalReads
 from .kept_locals import local_kept
 from .lift import Known, lift_comprehensions
 from .budget import PhaseWork, fold_charge
@@ -70,15 +70,14 @@ class AssemblyMixin(CompilerBase):
                 block_names[fn.name] = names
             else:
                 functions.append((f"def {fn.name}({fn.args}):", local_kept(lift_comprehensions(fn.blocks[0], known))))
-        unchanged = unchanged_globals(text for _, body in functions for _, text, _ in body)
+        global_reads = GlobalReads([[text for _, text, _ in body] for _, body in functions])
         global_names: dict[str, str] = {}
         lines: list[str] = []
         spans: list[Span | None] = []
-        for head, body in functions:
-            body, binds = bind_globals(body, unchanged, global_names)
-            prologue = _prologue(body, self.exprs.columns)
+        for i, (head, body) in enumerate(functions):
+            body, binds = global_reads.bind(i, body, global_names)
             lines.append(head)
-            lines.append("    " + "; ".join(([prologue] if prologue != "pass" or not binds else []) + binds))
+            lines.append("    " + _prologue(body, self.exprs.columns, binds))
             spans.extend([None, None])
             for depth, text, span in body:
                 lines.append("    " * depth + text)
@@ -175,11 +174,13 @@ def _has_none(t: Type) -> bool:
     return t.kind == "none" or any(_has_none(a) for a in t.args)
 
 
-def _prologue(body: list[tuple[int, str, Span | None]], columns: dict[str, str]) -> str:
-    """Bind only the state a function reads: the global fields, and each column it uses as a local."""
+def _prologue(body: list[tuple[int, str, Span | None]], columns: dict[str, str], globals_: list[str]) -> str:
+    """Bind only the state a function reads: the global fields, each column it uses as a local, and
+    the global fields it reads through a local (`globals_`, global_reads.py)."""
     text = "\n".join(line for _, line, _ in body)
     binds = ["V = c.V"] if "V[" in text else []
     binds += [f"{ref} = c.{columns[ref]}" for ref in sorted(set(_COLUMN.findall(text)), key=lambda r: int(r[2:]))]
+    binds += globals_
     return "; ".join(binds) if binds else "pass"
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from typing import Iterable, Iterator, TypeVar
+from typing import Iterator, TypeVar
 
 S = TypeVar("S")  # where a line comes from in the rules (a Span, or None)
 
@@ -56,40 +56,44 @@ def _lookups(text: str) -> Iterator[tuple[int, int, str, bool]]:
             raise _Whole()
 
 
-def unchanged_globals(texts: Iterable[str]) -> set[str] | None:
-    """The global fields read in the code and never assigned as a whole (None: V is used whole)."""
-    read: set[str] = set()
-    assigned: set[str] = set()
-    try:
-        for text in texts:
-            for _, _, field, assigns in _lookups(text):
-                (assigned if assigns else read).add(field)
-    except _Whole:
-        return None
-    return read - assigned
+class GlobalReads:
+    """The look-ups of global fields in the generated functions, found once for the whole program."""
 
+    def __init__(self, bodies: list[list[str]]):
+        """`bodies`: the lines of each function, in the order `bind` is later asked for them."""
+        try:
+            self.spots = [[list(_lookups(text)) for text in body] for body in bodies]
+        except _Whole:
+            self.spots = [[[] for _ in body] for body in bodies]
+            self.unchanged: set[str] = set()
+            return
+        read: set[str] = set()
+        assigned: set[str] = set()
+        for body_spots in self.spots:
+            for line in body_spots:
+                for _, _, field, assigns in line:
+                    (assigned if assigns else read).add(field)
+        self.unchanged = read - assigned  # read, and never assigned as a whole
 
-def bind_globals(body: list[tuple[int, str, S]], unchanged: set[str] | None,
-                 names: dict[str, str]) -> tuple[list[tuple[int, str, S]], list[str]]:
-    """The function's lines reading each unchanged global read more than once through a local,
-    and the bindings for its top (`names` gives each field its local, shared by all functions)."""
-    if not unchanged:
-        return body, []
-    found = [list(_lookups(text)) for _, text, _ in body]
-    counts: dict[str, int] = {}
-    for spots in found:
-        for _, _, field, _ in spots:
-            counts[field] = counts.get(field, 0) + 1
-    bound = {f for f, n in counts.items() if n > 1 and f in unchanged}
-    if not bound:
-        return body, []
-    out = []
-    for (depth, text, span), spots in zip(body, found):
-        for start, end, field, _ in reversed(spots):
-            if field in bound:
-                text = text[:start] + _name(field, names) + text[end:]
-        out.append((depth, text, span))
-    return out, [f"{_name(f, names)} = c.V[{f!r}]" for f in sorted(bound, key=lambda f: names[f])]
+    def bind(self, index: int, body: list[tuple[int, str, S]],
+             names: dict[str, str]) -> tuple[list[tuple[int, str, S]], list[str]]:
+        """Function `index`'s lines reading each unchanged global read more than once through a
+        local, and the bindings for its top (`names` gives each field its local, shared by all)."""
+        found = self.spots[index]
+        counts: dict[str, int] = {}
+        for spots in found:
+            for _, _, field, _ in spots:
+                counts[field] = counts.get(field, 0) + 1
+        bound = {f for f, n in counts.items() if n > 1 and f in self.unchanged}
+        if not bound:
+            return body, []
+        out = []
+        for (depth, text, span), spots in zip(body, found):
+            for start, end, field, _ in reversed(spots):
+                if field in bound:
+                    text = text[:start] + _name(field, names) + text[end:]
+            out.append((depth, text, span))
+        return out, [f"{_name(f, names)} = c.V[{f!r}]" for f in sorted(bound, key=lambda f: names[f])]
 
 
 def _name(field: str, names: dict[str, str]) -> str:

@@ -8,11 +8,25 @@ from typing import Any
 
 from interpreter.agents import RandomAgent, bot_seed
 from lang_helpers import engine as tiny
-from ruledsl.global_reads import bind_globals, unchanged_globals
+from ruledsl.global_reads import GlobalReads
 
 
 def _body(*lines: str) -> list[tuple[int, str, None]]:
     return [(1, line, None) for line in lines]
+
+
+def unchanged_globals(texts: list[str]) -> set[str]:
+    return GlobalReads([texts]).unchanged
+
+
+def bind_globals(*bodies: list[tuple[int, str, None]], names: dict[str, str]) -> list[tuple[list[str], list[str]]]:
+    """Each function's lines and top bindings, the program being these functions."""
+    reads = GlobalReads([[text for _, text, _ in body] for body in bodies])
+    found = []
+    for i, body in enumerate(bodies):
+        lines, binds = reads.bind(i, body, names)
+        found.append(([text for _, text, _ in lines], binds))
+    return found
 
 
 def test_a_field_assigned_whole_anywhere_is_not_unchanged() -> None:
@@ -24,24 +38,22 @@ def test_a_field_assigned_whole_anywhere_is_not_unchanged() -> None:
 def test_text_that_spells_a_look_up_is_not_one() -> None:
     texts = ["c.log('x', {}, [], \"V['round'] = 1\", None)", "_l1 = V['round']"]
     assert unchanged_globals(texts) == {"round"}
-    body, binds = bind_globals(_body("c.log('x', {}, [], \"V['round'] and V['round']\", None)", "_l1 = V['round']"),
-                               {"round"}, {})
-    assert binds == [] and body[0][1].count("V['round']") == 2
+    [(lines, binds)] = bind_globals(_body("c.log('x', {}, [], \"V['round'] and V['round']\", None)",
+                                          "_l1 = V['round']"), names={})
+    assert binds == [] and lines[0].count("V['round']") == 2
 
 
 def test_v_used_whole_binds_nothing() -> None:
-    assert unchanged_globals(["_l1 = V['at']", "_F1(c, V)"]) is None
-    assert bind_globals(_body("_l1 = V['at']", "_l2 = V['at']"), None, {})[1] == []
+    assert unchanged_globals(["_l1 = V['at']", "_F1(c, V)"]) == set()
+    assert bind_globals(_body("_l1 = V['at']", "_l2 = V['at']", "_F1(c, V)"), names={})[0][1] == []
 
 
 def test_only_fields_read_more_than_once_are_bound_and_names_are_shared() -> None:
     names: dict[str, str] = {}
-    body, binds = bind_globals(_body("V['at'][_l1] = 2", "for _l2 in _K0:", "    _l3 = V['at'][_l2] + V['seen']"),
-                               {"at", "seen"}, names)
-    assert binds == ["_g0 = c.V['at']"]
-    assert [text for _, text, _ in body] == ["_g0[_l1] = 2", "for _l2 in _K0:", "    _l3 = _g0[_l2] + V['seen']"]
-    again, binds = bind_globals(_body("_l1 = V['seen'] + V['seen']", "_l2 = V['at'] + V['at']"), {"at", "seen"}, names)
-    assert binds == ["_g0 = c.V['at']", "_g1 = c.V['seen']"] and again[0][1] == "_l1 = _g1 + _g1"
+    first, again = bind_globals(_body("V['at'][_l1] = 2", "for _l2 in _K0:", "    _l3 = V['at'][_l2] + V['seen']"),
+                                _body("_l1 = V['seen'] + V['seen']", "_l2 = V['at'] + V['at']"), names=names)
+    assert first == (["_g0[_l1] = 2", "for _l2 in _K0:", "    _l3 = _g0[_l2] + V['seen']"], ["_g0 = c.V['at']"])
+    assert again[1] == ["_g0 = c.V['at']", "_g1 = c.V['seen']"] and again[0][0] == "_l1 = _g1 + _g1"
 
 
 def test_a_phase_changing_a_map_in_place_and_replacing_another_plays_the_same_on_both_paths(tmp_path: Path) -> None:
