@@ -152,12 +152,12 @@ class StatementsMixin(BudgetMixin):
         fn.depth -= 1
 
     def _value(self, e: A.Expr, scope: Scope, may_share: bool = False) -> Code:
-        """An expression whose value will be stored: containers are copied unless fresh (or, when the
-        name it goes to is never changed in place, `may_share`, unless they are table data)."""
+        """An expression whose value will be stored: containers are copied unless fresh (or, when
+        `may_share` says the name it goes to may share it, unless they are table data)."""
         code, t = self.exprs.expr(e, scope)
         if isinstance(e, A.Name) and e.name == KEPT:  # a phase's value (copied by its return) or an amount
             return code, t
-        if may_share and self.mutations.table_data(e, lambda name: scope.lookup(name) is not None):
+        if may_share:
             return code, t
         if _fresh(e, t) or copy_code(code, t) == code:
             return code, t
@@ -167,6 +167,13 @@ class StatementsMixin(BudgetMixin):
             return code, t  # a list the formula made for this call: nobody else holds it (fresh_results.py)
         return copy_code(code, t), t
 
+    def _may_share(self, name: str, e: A.Expr, scope: Scope) -> bool:
+        """May the variable `name`, given e's value, share it instead of holding a copy? When the value
+        is table data, which no rule changes, and the name is never changed in place; not for the
+        locals of a phase that waits, which live in the state (saved, copied, shown to bots)."""
+        return not scope.persistent and name not in self.changed[-1] \
+            and self.mutations.table_data(e, lambda var: scope.lookup(var) is not None)
+
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
         self.exprs.no_shadow(name, span, scope)
         return scope.declare(name, t, kind, span).code
@@ -174,9 +181,7 @@ class StatementsMixin(BudgetMixin):
     def _simple(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
         emit = fn.emit
         if isinstance(s, A.Let):
-            # A name never changed in place may share table data; not the locals of a phase that
-            # waits, which live in the state (saved, copied, shown to bots).
-            code, t = self._value(s.value, scope, may_share=not scope.persistent and s.name not in self.changed[-1])
+            code, t = self._value(s.value, scope, may_share=self._may_share(s.name, s.value, scope))
             if t.kind == "none":
                 t = ANY
             emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
@@ -287,9 +292,7 @@ class StatementsMixin(BudgetMixin):
         code, t = self.exprs.expr(s.source, scope)
         self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
         if s.count is None:
-            # A face of table data may be shared, as a `let` may share it, by a name never changed in place.
-            shared = not scope.persistent and s.var not in self.changed[-1] \
-                and self.mutations.table_data(s.source, lambda name: scope.lookup(name) is not None)
+            shared = self._may_share(s.var, s.source, scope)  # a face of table data, as a `let` shares it
             var = self._declare(s.var, t.elem, s.span, scope)
             fn.emit(f"{var} = {f'c.roll({code})' if shared else copy_code(f'c.roll({code})', t.elem)}", s.span)
             return
