@@ -10,9 +10,11 @@ only those can be kept for the whole call (a list of occupied cells inside a pat
 The value is kept lazily, in a one-element list made before the statement (or at the top of the
 formula): `(_h3[0] if _h3[0] is not _U else _set(_h3, <code>))`. It is computed exactly where
 and when the rules first compute it, so errors and their positions do not change, and it is
-never computed when the rules would not have computed it. Only values that nobody changes are
-shared: plain values (numbers, texts, yes/no, seats, nodes, items) and lists that are only read
-(what a comprehension runs over, the right side of `in`, the argument of `len`, `sum`...).
+never computed when the rules would not have computed it (kept_locals.py then makes the cell a
+plain local wherever Python allows). Only values that nobody changes are shared: plain values
+(numbers, texts, yes/no, seats, nodes, items) and lists that are only read (what a comprehension
+runs over, the right side of `in`, the argument of `len`, `sum`...). A list only searched by `in`,
+for a plain value among plain values, is kept as a set: it answers alike, in one step.
 
 Identical code kept twice in one region shares one kept value (common subexpressions).
 """
