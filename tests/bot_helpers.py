@@ -5,7 +5,8 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from interpreter.agents import GreedyAgent, MCTSAgent, RandomAgent, bot_seed
+from interpreter.agents import GreedyAgent, MCTSAgent, RandomAgent, ValueAgent, bot_seed
+from interpreter.agents.value import learned_value
 from interpreter.core.engine import Engine
 from interpreter.core.view import view
 from interpreter.load.loader import load_game
@@ -41,14 +42,22 @@ def advance(eng: Engine, state: State, until: str, seed: int = 0, skip: int = 0,
 
 
 def conclusions(eng: Engine, state: State, seat: int, seed: int = 5) -> dict[str, Any]:
-    """Everything greedy and mcts conclude at a decision: their picks, greedy's value of every
-    option, mcts's visits and estimates. Equal for two states means the bots could not tell them apart."""
+    """Everything the bots conclude at a decision: their picks, greedy's and bot's value of every
+    option, mcts's visits and estimates (mcts judging by the learned value, and by the declared
+    evaluation), and the learned value of the position itself. Equal for two states means the bots
+    could not tell them apart."""
     greedy = GreedyAgent(seed, samples=4, tries=2)
     mcts = MCTSAgent(seed, budget=60)
+    declared = MCTSAgent(seed, budget=60, use_learned=False)
+    bot = ValueAgent(seed)
     found = mcts.search(eng, state, seat)
     return {"greedy": greedy.pick(eng, state, seat), "greedy_values": greedy.option_values(eng, state, seat),
             "mcts": mcts.pick(eng, state, seat),
-            "mcts_stats": sorted((o.index, o.visits, round(o.win_chance, 12)) for o in found)}
+            "mcts_stats": sorted((o.index, o.visits, round(o.win_chance, 12)) for o in found),
+            "mcts_declared": sorted((o.index, o.visits, round(o.win_chance, 12))
+                                    for o in declared.search(eng, state, seat)),
+            "bot": bot.pick(eng, state, seat), "bot_values": bot.option_values(eng, state, seat),
+            "value": learned_value(eng).value(state, seat)}
 
 
 def same_view(eng: Engine, a: State, b: State, seat: int) -> bool:

@@ -1,7 +1,8 @@
 """Bots: agents that pick an option for a seat, from what that seat may see.
 
 `make_agent(name, seed, **options)` builds one by name: `random`, `greedy`, `mcts`, or `bot` (the
-default of `play`); `name:profile` picks one of the game's bot profiles (`mcts:builder`).
+default bot: one step ahead, judged by the game's learned value); `name:profile` picks one of the
+game's bot profiles (`mcts:builder`).
 """
 
 from __future__ import annotations
@@ -12,16 +13,21 @@ from ruledsl.printable import printable
 
 from ..core.game import Game
 from .greedy import GreedyAgent
+from .learned import ValueAgent
 from .mcts import MCTSAgent
 from .random import Agent, RandomAgent
 from .seeding import bot_seed
 
-# The bot `play` seats by default: the strongest that answers within about a second (docs/bots.md).
-DEFAULT_BOT = "mcts"
+# The bot of batches (simulate, compare, report, tune) unless `--bots` says otherwise: cheap and
+# competent, from the game's learned value (docs/bots.md).
+DEFAULT_BOT = "bot"
+# The opponents `play` seats by default, and the bot behind `hint`: the strongest within about a second.
+STRONG_BOT = "mcts"
 
-AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+AGENTS: dict[str, Callable[..., Agent]] = {"bot": ValueAgent, "random": RandomAgent, "greedy": GreedyAgent,
+                                           "mcts": MCTSAgent}
 # Options each kind of bot accepts (the others are ignored, so one set of options fits a line-up).
-_OPTIONS = {"random": (), "greedy": ("samples", "tries", "horizon", "profile"),
+_OPTIONS = {"bot": ("profile",), "random": (), "greedy": ("samples", "tries", "horizon", "profile"),
             "mcts": ("budget", "think", "profile", "playout", "exploration")}
 
 
@@ -30,12 +36,10 @@ class UnknownBot(ValueError):
 
 
 def split_name(name: str) -> tuple[str, str | None]:
-    """`mcts:builder` -> ("mcts", "builder"); `bot` is the default bot's name."""
+    """`mcts:builder` -> ("mcts", "builder")."""
     kind, _, profile = name.strip().lower().partition(":")
-    if kind == "bot":
-        kind = DEFAULT_BOT
     if kind not in AGENTS:
-        known = ", ".join(["bot", *AGENTS])
+        known = ", ".join(AGENTS)
         raise UnknownBot(f"unknown bot '{printable(name.strip())}' (bots: {known})")
     if profile and kind == "random":
         raise UnknownBot(f"'{printable(name.strip())}': the random bot has no profiles (it reads no evaluation)")
@@ -74,5 +78,5 @@ def make_agent(name: str, seed: int, **options: Any) -> Agent:
     return AGENTS[kind](seed, **accepted)
 
 
-__all__ = ["AGENTS", "DEFAULT_BOT", "Agent", "GreedyAgent", "MCTSAgent", "RandomAgent", "UnknownBot", "bot_seed",
+__all__ = ["AGENTS", "DEFAULT_BOT", "STRONG_BOT", "Agent", "ValueAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "UnknownBot", "bot_seed",
            "check_bot", "make_agent", "parse_lineup", "split_name"]

@@ -31,9 +31,12 @@ from ..core.errors import RuleError
 from .determinize import InfoSet
 from .evaluation import Evaluation, Judging, result_rewards, win_chances
 from .seeding import decision_stream, mix
+from .value import LearnedValue, ValueFileError, learned_value
 
 DEFAULT_BUDGET = 300
 EXPLORATION = 0.7
+# Random decisions after a new answer before the learned value judges the position (when there is one).
+LEARNED_PLAYOUT = 0
 # A playout that never ends (rules that loop while bots answer at random) is cut here and evaluated.
 PLAYOUT_CAP = 20_000
 
@@ -73,13 +76,15 @@ class MCTSAgent(Judging):
     name = "mcts"
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, think: float | None = None,
-                 profile: str | None = None, playout: int | None = None, exploration: float = EXPLORATION):
+                 profile: str | None = None, playout: int | None = None, exploration: float = EXPLORATION,
+                 use_learned: bool = True):
         self.seed = rng.seed_state(seed)
         self.budget = budget
         self.think = think
         self.profile = profile
         self.playout = playout
         self.exploration = exploration
+        self.use_learned = use_learned
         self.iterations = 0
         self.playouts = 0
 
@@ -94,7 +99,9 @@ class MCTSAgent(Judging):
         n = engine.option_count(state, seat)
         stream = decision_stream(self.seed, state)
         info = InfoSet(engine, state, seat)
-        run = _Search(engine, self.evaluation(engine), self._depth(engine, state), self.exploration)
+        learned = self._learned(engine)
+        run = _Search(engine, self.evaluation(engine), self._depth(engine, state, learned is not None), self.exploration,
+                      learned, self.profile)
         root = _Node()
         deadline = time.perf_counter() + self.think if self.think else None
         for i in range(self.budget):
@@ -119,9 +126,21 @@ class MCTSAgent(Judging):
         order = sorted(found, key=lambda o: (-o.visits, -o.win_chance, (o.index + bits) % n))
         return order
 
-    def _depth(self, engine: Engine, state: dict[str, Any]) -> int:
+    def _learned(self, engine: Engine) -> LearnedValue | None:
+        """The game's learned value, or None without one (the search then reads the declared evaluation)."""
+        if not self.use_learned:
+            return None
+        try:
+            return learned_value(engine)
+        except ValueFileError:
+            return None
+
+    def _depth(self, engine: Engine, state: dict[str, Any], learned: bool) -> int:
         if self.playout is not None:
             return self.playout
+        if learned:
+            # The learned value judges the position a new answer leads to, as it stands.
+            return LEARNED_PLAYOUT
         declared = engine.game.bots.playout
         if declared is not None:
             return declared
@@ -131,10 +150,13 @@ class MCTSAgent(Judging):
 class _Search:
     """One decision's search: the playout policy, the rewards, the evaluation's running scale."""
 
-    def __init__(self, engine: Engine, evaluation: Evaluation, depth: int, exploration: float):
+    def __init__(self, engine: Engine, evaluation: Evaluation, depth: int, exploration: float,
+                 learned: LearnedValue | None = None, profile: str | None = None):
         self.engine = engine
         self.evaluation = evaluation
-        self.depth = depth if depth > 0 else PLAYOUT_CAP
+        self.learned = learned
+        self.profile = profile
+        self.depth = depth if depth > 0 or learned is not None else PLAYOUT_CAP
         self.c = exploration
         self.lead_sum = 0.0
         self.leads = 0
@@ -223,6 +245,11 @@ class _Search:
         self.playouts += 1
         if state["result"] is not None:
             return result_rewards(state["result"], state["seats"])
+        if self.learned is not None:
+            # Each seat's learned chance from its own view of the sample (a seat's features never
+            # read what that seat may not see; the sample itself is drawn from the bot's view).
+            n = state["seats"]
+            return self.learned.values([self.learned.features(state, s, self.profile) for s in range(n)], self.profile)
         values = self.evaluation.values(state)
         n = len(values)
         for i, v in enumerate(values):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..agents import AGENTS, Agent, UnknownBot, check_bot, make_agent
+from ..agents import AGENTS, DEFAULT_BOT, Agent, UnknownBot, check_bot, make_agent, split_name
+from ..core.engine import Engine
 from ..core.game import Game
 
 # Bots in the order a skill-gap figure prefers them: the strongest that this build has.
@@ -22,8 +23,8 @@ def make_bot(name: str, seed: int, options: dict[str, Any] | None = None) -> Age
 
 
 def known_bots() -> list[str]:
-    """The names `--bots` accepts (`bot` is the default bot of play)."""
-    return ["bot", *sorted(AGENTS)]
+    """The names `--bots` accepts, the default first."""
+    return [DEFAULT_BOT, *sorted(k for k in AGENTS if k != DEFAULT_BOT)]
 
 
 def strongest_bot() -> str | None:
@@ -42,9 +43,9 @@ def _check(name: str, game: Game | None) -> None:
 
 
 def parse_lineup(text: str | None, seats: int, game: Game | None = None) -> tuple[str, ...]:
-    """`--bots` as one name per seat: one name fills every seat; default random bots. With the game,
+    """`--bots` as one name per seat: one name fills every seat; default the default bot. With the game,
     a `NAME:PROFILE` must name one of its bot profiles."""
-    names = [n.strip().lower() for n in (text or "random").split(",")]
+    names = [n.strip().lower() for n in (text or DEFAULT_BOT).split(",")]
     if any(not n for n in names):
         raise LineupError(f"--bots '{text}': an empty name in the list")
     for name in dict.fromkeys(names):
@@ -61,3 +62,29 @@ def rotated(lineup: Sequence[str], seed: int) -> tuple[str, ...]:
     seats = tuple(lineup)
     k = seed % len(seats)
     return seats[-k:] + seats[:-k] if k else seats
+
+
+def untrained(lineup: Sequence[str], engine: Engine, given: bool = True) -> str | None:
+    """Why the learned bots of a line-up cannot play this game (it has no value trained on its
+    rules), with what to do; None when they can, or when the line-up has none."""
+    from ..agents.learned import ValueAgent
+
+    if not any(split_name(name)[0] == DEFAULT_BOT for name in lineup):
+        return None
+    if ValueAgent(0).judges(engine):
+        return None
+    from ..agents.value import learned_value, value_path
+
+    try:
+        learned_value(engine)
+    except ValueError as err:
+        why = str(err)
+    else:  # pragma: no cover - judges() said no
+        why = f"{value_path(engine.game)} cannot be used"
+    default = "" if given else f" ('{DEFAULT_BOT}' is the default of --bots)"
+    return f"{why}{default}; or choose other bots, e.g. --bots greedy"
+
+
+def all_random(lineup: Sequence[str]) -> bool:
+    """True when every seat is a random bot: the figures then say how the rules play at random."""
+    return all(split_name(name)[0] == "random" for name in lineup)

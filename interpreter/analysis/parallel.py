@@ -13,7 +13,7 @@ import os
 import signal
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from .batch import BatchSpec, play_slice
 from .tally import Tally
@@ -21,6 +21,8 @@ from .tally import Tally
 Progress = Callable[[int, int], None]   # (games done, games in the batch)
 
 BACKENDS = ("processes", "ray")
+Task = TypeVar("Task")
+Done = TypeVar("Done")
 
 
 @dataclass
@@ -56,12 +58,7 @@ def run_batch(spec: BatchSpec, jobs: int | None = None, backend: str = "processe
     games_done = 0
     interrupted = False
     start = time.perf_counter()
-    if backend == "ray":
-        results = _ray_results(spec, slices, address)
-    elif jobs == 1:
-        results = ((i, play_slice(spec, s)) for i, s in enumerate(slices))
-    else:
-        results = _pool_results(spec, slices, jobs)
+    results = run_tasks(_play_indexed, [(spec, i, s) for i, s in enumerate(slices)], jobs, backend, address)
     try:
         for i, tally in results:
             done[i] = tally
@@ -100,22 +97,39 @@ def _play_indexed(task: tuple[BatchSpec, int, range]) -> tuple[int, Tally]:
     return i, play_slice(spec, seeds)
 
 
-def _pool_results(spec: BatchSpec, slices: list[range], jobs: int) -> Iterator[tuple[int, Tally]]:
-    """Slices played by a pool of processes, yielded as they finish."""
+def run_tasks(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], jobs: int, backend: str = "processes",
+              address: str | None = None) -> Iterator[tuple[int, Done]]:
+    """`work(task)` for every task, in this process (one job), a pool of processes, or Ray tasks,
+    yielded as they finish: each result comes with the index its task gives, for merging in order.
+
+    `work` must be a module-level function, and tasks plain data: both travel to the workers.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend '{backend}' (backends: {', '.join(BACKENDS)})")
+    if backend == "ray":
+        return _ray_results(work, tasks, address)
+    if jobs == 1:
+        return (work(task) for task in tasks)
+    return _pool_results(work, tasks, jobs)
+
+
+def _pool_results(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], jobs: int) -> Iterator[tuple[int, Done]]:
+    """Tasks run by a pool of processes, yielded as they finish."""
     # fork where there is one: the workers start at once; they load the game from its path all the same.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     pool = context.Pool(jobs, initializer=_ignore_interrupts)
     try:
-        yield from pool.imap_unordered(_play_indexed, [(spec, i, s) for i, s in enumerate(slices)])
+        yield from pool.imap_unordered(work, tasks)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
 
 
-def _ray_results(spec: BatchSpec, slices: list[range], address: str | None) -> Iterator[tuple[int, Tally]]:
-    """Slices played as Ray tasks (a local Ray instance unless an address is given)."""
+def _ray_results(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], address: str | None
+                 ) -> Iterator[tuple[int, Done]]:
+    """Tasks run as Ray tasks (a local Ray instance unless an address is given)."""
     try:
         import ray
     except ImportError:
@@ -123,8 +137,8 @@ def _ray_results(spec: BatchSpec, slices: list[range], address: str | None) -> I
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
-    remote = ray.remote(_play_indexed)
-    pending: list[Any] = [remote.remote((spec, i, s)) for i, s in enumerate(slices)]
+    remote = ray.remote(work)
+    pending: list[Any] = [remote.remote(task) for task in tasks]
     try:
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)

@@ -25,6 +25,7 @@ COMMANDS = {
     "compare": "play two versions of a game on the same seeds and compare every figure",
     "report": "play a batch and write an HTML report with plots",
     "tune": "search table values for a balance target and write them as a variant",
+    "train": "teach the game's bots by self-play (writes bots.trained.json beside the rules)",
     "replay": "replay a journal: event log and result",
     "games": "list the shipped games",
     "test": "play the scenarios in a game's tests folder and check what they expect",

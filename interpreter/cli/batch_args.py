@@ -10,10 +10,11 @@ from typing import Iterator
 from ruledsl.printable import printable
 
 from ..analysis.batch import BatchSpec
-from ..analysis.lineup import known_bots, parse_lineup
+from ..analysis.lineup import all_random, known_bots, parse_lineup, untrained
 from ..analysis.parallel import BACKENDS, BatchResult, Progress, default_jobs, run_batch
 from ..analysis.restrict import parse_restrictions
 from ..core.decision import DEFAULT_CAP
+from ..core.engine import Engine
 from ..core.game import Game
 from .common import UsageError, seconds, whole
 
@@ -33,8 +34,8 @@ def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> No
                    help="the first game's seed; the others follow (default: 0)")
     s.add_argument("--bots", metavar="LIST",
                    help=f"one bot for every seat, or one per seat, comma-separated (bots: {', '.join(known_bots())}; "
-                        "bot is the default bot of play, NAME:PROFILE one of the game's bot profiles; "
-                        "default: random)")
+                        "bot judges by the game's trained value (cityrules train), NAME:PROFILE uses one of the "
+                        "game's bot profiles; default: bot)")
     s.add_argument("--bot-budget", type=whole(1, "a number of iterations"), metavar="N",
                    help="mcts iterations per decision (default: 300)")
     s.add_argument("--think", type=seconds, metavar="SECONDS",
@@ -78,7 +79,14 @@ def batch_spec(args: argparse.Namespace, game: Game, restrictions: list[str] | N
     """The batch the arguments ask for."""
     seats = seats_for(game, args.players)
     options = tuple((k, v) for k, v in (("budget", args.bot_budget), ("think", args.think)) if v is not None)
-    return BatchSpec(str(game.folder.resolve()), game.variant, seats, parse_lineup(bots or args.bots, seats, game),
+    lineup = parse_lineup(bots or args.bots, seats, game)
+    problem = untrained(lineup, Engine(game), given=bool(bots or args.bots))
+    if problem is not None:
+        raise UsageError(problem)
+    if all_random(lineup):
+        print("note: every seat is a random bot: these figures say how the rules play at random, not how "
+              "people play them (--bots bot plays the game's trained bots)", file=sys.stderr)
+    return BatchSpec(str(game.folder.resolve()), game.variant, seats, lineup,
                      args.seed, args.n, args.cap, parse_restrictions(restrictions, seats),
                      args.rotate if rotate is None else rotate, journals, keep_games, tuple(args.option or ()),
                      options)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from ..agents import AGENTS, UnknownBot, check_bot
+from ..agents import AGENTS, STRONG_BOT, UnknownBot, ValueAgent, check_bot
 from ..core.decision import DEFAULT_CAP
 from ..core.engine import Engine
 from ..core.journal import Journal
@@ -29,9 +29,9 @@ def _check_kinds(kinds: list[str], engine: Engine, where: str) -> None:
     for kind in kinds:
         if kind == "human":
             continue
-        if kind.partition(":")[0] not in ("bot", *AGENTS):
-            raise UsageError(f"{where}unknown seat kind '{printable(kind)}': use human or a bot (bot, "
-                             f"{', '.join(AGENTS)}, or NAME:PROFILE with one of the game's bot profiles), "
+        if kind.partition(":")[0] not in AGENTS:
+            raise UsageError(f"{where}unknown seat kind '{printable(kind)}': use human or a bot "
+                             f"({', '.join(AGENTS)}, or NAME:PROFILE with one of the game's bot profiles), "
                              "e.g. --seats human,mcts,greedy")
         try:
             check_bot(kind, engine.game)
@@ -56,6 +56,14 @@ def _terminal_ready(kinds: list[str]) -> None:
         raise UsageError("standard input is closed: a human seat needs a keyboard (or --seats with bots only)")
     if sys.stdout is None or sys.stdout.closed:
         raise UsageError("standard output is closed: a human seat needs a screen (or --seats with bots only)")
+
+
+def _untrained_note(engine: Engine, kinds: list[str]) -> None:
+    """Bots of a game without a value trained on its rules judge by its declared evaluation: say so."""
+    learned = {"bot", STRONG_BOT}
+    if any(k.partition(":")[0] in learned for k in kinds) and not ValueAgent(0).judges(engine):
+        print(printable(f"(The bots have no trained value for these rules and judge by the game's own evaluation: "
+                        f"`cityrules train {engine.game.folder}` teaches them.)"))
 
 
 def list_saved() -> int:
@@ -95,7 +103,7 @@ def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
     """A new session: its game, journal (saved at once under a name no session uses), seat kinds and file."""
     engine = load_engine(args.game, args.variant)
     g = engine.game
-    default = ",".join(["human"] + ["bot"] * (max(g.min_seats, min(4, g.max_seats)) - 1))
+    default = ",".join(["human"] + [STRONG_BOT] * (max(g.min_seats, min(4, g.max_seats)) - 1))
     kinds = _seat_list(args.seats if args.seats is not None else default, engine)
     names = seat_names(args.names, len(kinds)) if args.names is not None else default_names(len(kinds))
     _terminal_ready(kinds)
@@ -113,6 +121,7 @@ def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
     print(printable(f"{g.title}{told}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds))))
     if g.reconstructed_board:
         print("(The board layout is a reconstruction: see the game's board.yaml.)")
+    _untrained_note(engine, kinds)
     print("Type 'help' at any prompt. The game is saved after every choice, in:")
     print(printable(f"  {path}"))
     return engine, journal, kinds, path

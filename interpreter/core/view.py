@@ -64,13 +64,28 @@ def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dic
     Code that shows a state to a person (e.g. the game's display formulas) runs on this copy,
     so it cannot reveal what the seat may not see, however the formulas are written.
     """
-    masked = copy_state(state)
+    return _mask(engine, copy_state(state), seat)
+
+
+def masked_reading(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """What `masked_state` gives, without copying what `seat` may see: the visible columns are the
+    state's own. Only for code that reads and never changes a state (formulas, a bot's judgement)."""
+    shallow = dict(state)
+    shallow["seat"] = {name: list(column) for name, column in state["seat"].items()}
+    shallow["global"] = dict(state["global"])
+    shallow["node"] = dict(state["node"])
+    shallow["components"] = {kind: dict(fields) for kind, fields in state["components"].items()}
+    return _mask(engine, shallow, seat)
+
+
+def _mask(engine: Engine, masked: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """Blank, in place, every field of `masked` hidden from `seat` (its column containers are its own)."""
     game = engine.game
     for f in game.global_fields:
         if f.visible != "all":
             masked["global"][f.name] = _masked(f, masked["global"][f.name])
     for f in game.seat_fields:
-        for owner in range(state["seats"]):
+        for owner in range(masked["seats"]):
             if not (f.visible == "all" or (f.visible == "owner" and owner == seat)):
                 masked["seat"][f.name][owner] = _masked(f, masked["seat"][f.name][owner])
     for f in game.node_fields:
@@ -124,13 +139,12 @@ def _hidden_column(f: FieldSpec, column: list[Any]) -> Any:
     return [shape(v) for v in column] if f.public_size else HIDDEN
 
 
-def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """The state as `seat` sees it (None: a spectator who sees only public information).
+Shown = tuple[dict[str, list[Any]], dict[str, Any], dict[str, Any], dict[str, dict[str, Any]]]
 
-    Fields declared `visible: owner` show only to their seat, `visible: nobody` to no one (as
-    HIDDEN; a hidden list declared `public_size` shows its shape, see `shape`); the rules' paused
-    position, pending answers of other seats and private log lines never appear.
-    """
+
+def visible_fields(engine: Engine, state: dict[str, Any], seat: int | None) -> Shown:
+    """The game's own data as `seat` sees it: (seat fields, global fields, node fields, item fields),
+    each by field name, hidden values as in `view` (which adds the decision, the log and the result)."""
     game = engine.game
     n = state["seats"]
     seats = {f.name: [_seat_value(f, i, seat, state["seat"][f.name][i]) for i in range(n)]
@@ -142,6 +156,17 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
     components = {kind: {f.name: state["components"][kind][f.name] if f.visible == "all"
                          else _hidden_column(f, state["components"][kind][f.name])
                          for f in fields} for kind, fields in game.component_fields.items()}
+    return seats, glob, nodes, components
+
+
+def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """The state as `seat` sees it (None: a spectator who sees only public information).
+
+    Fields declared `visible: owner` show only to their seat, `visible: nobody` to no one (as
+    HIDDEN; a hidden list declared `public_size` shows its shape, see `shape`); the rules' paused
+    position, pending answers of other seats and private log lines never appear.
+    """
+    seats, glob, nodes, components = visible_fields(engine, state, seat)
     log = [e["text"] for e in state["log"] if e["to"] is None or (seat is not None and seat in e["to"])]
     pending: dict[str, Any] | None = None
     p = state["pending"]

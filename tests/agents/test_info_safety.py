@@ -1,9 +1,10 @@
 """A bot decides from what its seat may see, never from the state (issue 12).
 
 For each shipped game, two states that differ only in what the deciding seat cannot see (hidden
-cards redealt, the generator state changed, another seat's secret answer changed) must lead greedy
-and mcts, with the same seed, to the same conclusions: the same pick, and the same value for every
-option. Each test also checks that the twins are worth telling apart: a bot that skipped the
+cards redealt, the generator state changed, another seat's secret answer changed) must lead greedy,
+mcts (with the learned value and with the declared evaluation) and bot, with the same seed, to the
+same conclusions: the same pick, and the same value for every option; and the learned value of the
+two positions is the same. Each test also checks that the twins are worth telling apart: a bot that skipped the
 determinization and searched the real states would conclude differently.
 """
 
@@ -15,6 +16,7 @@ import pytest
 
 from bot_helpers import State, advance, conclusions, engine, same_view
 from interpreter.agents import greedy as greedy_module
+from interpreter.agents import learned as learned_module
 from interpreter.agents import mcts as mcts_module
 from interpreter.core import rng
 from interpreter.core.engine import SECRET_OPTIONS, Engine
@@ -35,6 +37,7 @@ class _Peeking:
 def peeking(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(greedy_module, "InfoSet", _Peeking)
     monkeypatch.setattr(mcts_module, "InfoSet", _Peeking)
+    monkeypatch.setattr(learned_module, "InfoSet", _Peeking)
     yield
 
 

@@ -1,0 +1,458 @@
+"""What a learned value reads of a position: numbers derived from the game's declared state, as one
+seat sees it.
+
+Nothing here knows a game. The features come from the field declarations alone:
+
+- every number a seat field holds (ints, yes/no, lengths of lists, a map's numbers by key, and for
+  lists of items the sums and counts of the items' attributes), per seat;
+- what each seat owns on the board or among the items: nodes and items whose field names a seat
+  (an owner, a list of markers), counted, with the numbers those nodes carry summed;
+- every public number of the game (global fields, counts of node values by kind), once;
+- the game's declared evaluation (`bots:` in game.yaml), when there is one, per seat.
+
+A per-seat number becomes three features from the deciding seat's side: its own value, the best
+of the others', and the others' mean; so one value fits any number of seats and any seat.
+
+`FeatureSpace.extract` reads only `view.visible_fields` of the deciding seat and the game's formulas
+run on `view.masked_reading` of it: what the seat may not see cannot reach a feature.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+import numpy as np
+
+from ruledsl.types import Type
+
+from ..core.engine import Engine
+from ..core.view import HIDDEN, Shown, masked_reading, visible_fields
+
+# A text field or attribute is counted by value when it takes at most this many values.
+MAX_KINDS = 12
+
+
+@dataclass(frozen=True)
+class _SeatRead:
+    """A number per seat from a seat field: the value, a list's size, a map's entry, or the sum over
+    the items a list holds of one of their attributes (`values` by item; `match`: count that value)."""
+
+    field: str
+    how: str
+    values: tuple[Any, ...] = ()
+    match: Any = None
+    key: Any = None
+
+    def __call__(self, shown: Shown, n: int) -> list[float | None]:
+        column = shown[0][self.field]
+        how = self.how
+        if how == "number":
+            return [_number(v) for v in column]
+        if how == "count":
+            return [_count(v) for v in column]
+        if how == "lists":
+            return [None if v == HIDDEN else float(sum(1 for x in v if x)) for v in column]
+        if how == "key":
+            return [None if v == HIDDEN else _number(_get(v, self.key)) for v in column]
+        return [None if v == HIDDEN else self._items(v) for v in column]
+
+    def _items(self, held: Any) -> float:
+        values, match = self.values, self.match
+        total = 0.0
+        for x in _leaves(held):
+            if type(x) is int:
+                total += float(values[x] == match) if match is not None else float(values[x] or 0)
+        return total
+
+
+@dataclass(frozen=True)
+class _PublicRead:
+    """One public number: a global value (or an entry of a map), a column's sum, count or matches."""
+
+    path: tuple[Any, ...]
+    how: str
+    arg: Any = None
+
+    def __call__(self, shown: Shown, seat: int, n: int) -> float:
+        value: Any = shown[self.path[0]]
+        for key in self.path[1:]:
+            value = _get(value, key)
+        how = self.how
+        if how == "number":
+            return _number(value) or 0.0
+        if how == "count":
+            return _count(value) or 0.0
+        if how == "is_seat":
+            return float(value == seat)
+        if how == "after":
+            return _after(value, seat, n)
+        if how == "equals":
+            return float(value == self.arg)
+        if how == "sum":
+            return _sum(value)
+        if how == "matches":
+            return _matches(value, self.arg)
+        return _sum([_count(v) for v in _each(value)])
+
+
+class _Ownership:
+    """Per seat, sums over the entries of a seat-valued column (a node's owner, a lot's markers) it
+    holds: one matrix product of who holds what by what each entry carries."""
+
+    def __init__(self, names: list[str], path: tuple[Any, ...], dynamic: list[tuple[tuple[Any, ...], Any]],
+                 static: np.ndarray | None):
+        self.names = names
+        self.path = path
+        self.dynamic = dynamic
+        self.static = static
+
+    @staticmethod
+    def _column(shown: Shown, path: tuple[Any, ...]) -> Any:
+        value: Any = shown[path[0]]
+        for key in path[1:]:
+            value = _get(value, key)
+        return value
+
+    def read(self, shown: Shown, n: int) -> list[list[float | None]]:
+        """One list of per-seat values for each of `names`."""
+        entries = self._column(shown, self.path)
+        if not isinstance(entries, list):       # hidden from this seat: nothing is known
+            return [[None] * n for _ in self.names]
+        held = np.zeros((len(entries), n))
+        for i, v in enumerate(entries):
+            for owner in (v if isinstance(v, list) else (v,)):
+                if type(owner) is int and 0 <= owner < n:
+                    held[i, owner] += 1.0
+        parts = [np.ones((len(entries), 1))]
+        if self.dynamic:
+            columns = []
+            for path, k in self.dynamic:
+                col = self._column(shown, path)
+                if not isinstance(col, list):
+                    columns.append([0.0] * len(entries))
+                elif k is None:
+                    columns.append([_number(x) or 0.0 for x in col])
+                else:
+                    columns.append([float(x == k) for x in col])
+            parts.append(np.asarray(columns, dtype=float).T)
+        if self.static is not None:
+            parts.append(self.static)
+        sums = held.T @ np.hstack(parts)          # seats x names
+        return [[float(x) for x in sums[:, j]] for j in range(len(self.names))]
+
+
+@dataclass(frozen=True)
+class _Item:
+    """How the items of one component kind count: (name, attribute by item, value counted or None to sum)."""
+
+    readers: tuple[tuple[str, tuple[Any, ...], Any], ...]
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    return None
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    """Every element of a (nested) list that is not a list."""
+    if isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
+def _count(value: Any) -> float | None:
+    """How many things a (nested) list holds, or None for a value the seat may not see."""
+    if value == HIDDEN:
+        return None
+    return float(sum(1 for v in _leaves(value) if v is not None))
+
+
+def _leaf_type(t: Type) -> Type:
+    while t.kind == "list":
+        t = t.args[0]
+    return t
+
+
+def _depth(t: Type) -> int:
+    return 1 + _depth(t.args[0]) if t.kind == "list" else 0
+
+
+def _kinds(values: Iterable[Any]) -> list[Any]:
+    distinct = sorted({v for v in values if isinstance(v, (str, bool)) and v is not None}, key=repr)
+    return distinct if 0 < len(distinct) <= MAX_KINDS else []
+
+
+class FeatureSpace:
+    """The features of one game, in a fixed order (`names`), and how to read them from a position.
+
+    `vocab` holds the texts seen in text-valued state fields while training (their values are not
+    declared anywhere), so a trained value and the game agree on what each feature means.
+    """
+
+    def __init__(self, engine: Engine, vocab: dict[str, list[str]] | None = None,
+                 evaluations: dict[str, tuple[tuple[str, float], ...]] | None = None):
+        self.engine = engine
+        self.vocab = vocab or {}
+        game = engine.game
+        world = game.world
+        self.items = {kind: self._item_readers(kind) for kind in world.components}
+        self.per_seat: list[tuple[str, _SeatRead]] = []
+        self.owners: list[_Ownership] = []
+        self.public: list[tuple[str, _PublicRead]] = []
+        for f in game.seat_fields:
+            self._seat_field(f.name, world.seat_fields[f.name].type)
+        for f in game.node_fields:
+            self._board_field("node", f.name, world.node_fields[f.name].type, None)
+        for kind, fields in game.component_fields.items():
+            for f in fields:
+                self._board_field("components", f.name, world.components[kind].fields[f.name].type, kind)
+        for f in game.global_fields:
+            self._global_field(f.name, world.global_fields[f.name].type)
+        self.evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]] = [
+            (name, self.evaluation_terms(terms)) for name, terms in (evaluations or {}).items() if terms]
+        self.names = ([f"{name}:{side}" for name, _ in self.per_seat for side in ("own", "best_other", "others")]
+                      + [f"{name}:{side}" for o in self.owners for name in o.names for side in ("own", "best_other", "others")]
+                      + [f"{name}:{side}" for name, _ in self.evaluations for side in ("own", "best_other", "others")]
+                      + [name for name, _ in self.public] + ["seats", "bias"])
+
+    # ------------------------------------------------------------ building the readers
+    def _item_readers(self, kind: str) -> _Item:
+        component = self.engine.game.world.components[kind]
+        readers: list[tuple[str, tuple[Any, ...], Any]] = []
+        for attr, t in component.attrs.items():
+            values = tuple(component.attr_values[attr])
+            if t.kind == "int" and len(set(values)) < len(values):   # numbers, not identifiers
+                readers.append((attr, values, None))
+            elif t.kind in ("str", "bool"):
+                for kind_value in _kinds(values):
+                    readers.append((f"{attr}={kind_value}", values, kind_value))
+        return _Item(tuple(readers))
+
+    def _seat_field(self, name: str, t: Type) -> None:
+        add = self.per_seat.append
+        if t.kind in ("int", "bool"):
+            add((name, _SeatRead(name, "number")))
+        elif t.kind == "list":
+            add((f"{name}.count", _SeatRead(name, "count")))
+            if _depth(t) > 1:
+                add((f"{name}.lists", _SeatRead(name, "lists")))
+            leaf = _leaf_type(t).kind
+            if leaf in self.items:
+                for attr, values, match in self.items[leaf].readers:
+                    add((f"{name}.{attr}", _SeatRead(name, "items", values, match)))
+        elif t.kind == "map" and t.args[1].kind in ("int", "bool"):
+            for key in self._map_keys("seat", name):
+                add((f"{name}[{key}]", _SeatRead(name, "key", key=key)))
+
+    def _map_keys(self, where: str, name: str) -> list[Any]:
+        """The keys of a map field, from its initial value (a map's keys are the game's own names)."""
+        fields = {"seat": self.engine.game.seat_fields, "global": self.engine.game.global_fields}[where]
+        for f in fields:
+            if f.name == name and isinstance(f.initial, dict):
+                return sorted(f.initial, key=repr)
+        return []
+
+    def _board_field(self, where: str, name: str, t: Type, kind: str | None) -> None:
+        """A node or item field: who owns what (seat-valued), and public counts and sums."""
+        path: tuple[Any, ...] = (2, name) if kind is None else (3, kind, name)
+        label = name if kind is None else f"{kind}.{name}"
+        if t.kind == "seat" or (t.kind == "list" and t.args[0].kind == "seat"):
+            self.owners.append(self._ownership(label, name, path, kind))
+        elif t.kind in ("int", "bool"):
+            self.public.append((f"{label}.sum", _PublicRead(path, "sum")))
+        elif t.kind == "str":
+            for k in self.vocab.get(f"{where}.{label}", []):
+                self.public.append((f"{label}={k}", _PublicRead(path, "matches", k)))
+        elif t.kind == "list":
+            self.public.append((f"{label}.count", _PublicRead(path, "counts")))
+
+    def _ownership(self, label: str, name: str, path: tuple[Any, ...], kind: str | None) -> "_Ownership":
+        """What each seat owns through a seat-valued node or item field: how many entries, and the sums
+        of the numbers and kinds those entries carry (their other fields and their attributes)."""
+        game = self.engine.game
+        world = game.world
+        names = [f"{label}.owned"]
+        dynamic: list[tuple[tuple[Any, ...], Any]] = []
+        siblings = game.node_fields if kind is None else game.component_fields[kind]
+        where = "node" if kind is None else f"components.{kind}"
+        for other in siblings:
+            other_type = (world.node_fields[other.name].type if kind is None
+                          else world.components[kind].fields[other.name].type)
+            if other.visible != "all" or other.name == name:
+                continue
+            other_path = path[:-1] + (other.name,)
+            if other_type.kind in ("int", "bool"):
+                names.append(f"{label}.owned.{other.name}")
+                dynamic.append((other_path, None))
+            elif other_type.kind == "str":
+                for k in self.vocab.get(f"{where}.{other.name}", []):
+                    names.append(f"{label}.owned.{other.name}={k}")
+                    dynamic.append((other_path, k))
+        attrs = world.node_attrs if kind is None else world.components[kind].attrs
+        attr_values = world.node_attr_values if kind is None else world.components[kind].attr_values
+        static: list[list[float]] = []
+        for attr, at in attrs.items():
+            values = attr_values[attr]
+            if at.kind == "int" and len(set(values)) < len(values):   # numbers, not identifiers
+                names.append(f"{label}.owned.{attr}")
+                static.append([float(v or 0) for v in values])   # type: ignore[arg-type]
+            elif at.kind in ("str", "bool"):
+                for k in _kinds(values):
+                    names.append(f"{label}.owned.{attr}={k}")
+                    static.append([float(v == k) for v in values])
+        return _Ownership(names, path, dynamic, np.asarray(static, dtype=float).T if static else None)
+
+    def _global_field(self, name: str, t: Type) -> None:
+        path: tuple[Any, ...] = (1, name)
+        add = self.public.append
+        if t.kind in ("int", "bool"):
+            add((name, _PublicRead(path, "number")))
+        elif t.kind == "seat":
+            # Whether it is the deciding seat, and how many turns away it is (a first player, a mayor).
+            add((f"{name}=own", _PublicRead(path, "is_seat")))
+            add((f"{name}.after", _PublicRead(path, "after")))
+        elif t.kind == "str":
+            for k in self.vocab.get(f"global.{name}", []):
+                add((f"{name}={k}", _PublicRead(path, "equals", k)))
+        elif t.kind == "list":
+            add((f"{name}.count", _PublicRead(path, "count")))
+        elif t.kind == "map":
+            inner = t.args[1]
+            initial = next(f.initial for f in self.engine.game.global_fields if f.name == name)
+            for key in self._map_keys("global", name):
+                if inner.kind in ("int", "bool"):
+                    add((f"{name}[{key}]", _PublicRead(path + (key,), "number")))
+                elif inner.kind == "map":
+                    for key2 in sorted(initial.get(key) or {}, key=repr):
+                        add((f"{name}[{key}][{key2}]", _PublicRead(path + (key, key2), "number")))
+                else:
+                    add((f"{name}[{key}].count", _PublicRead(path + (key,), "count")))
+
+    # ------------------------------------------------------------ reading a position
+    def extract(self, state: dict[str, Any], seat: int) -> list[float]:
+        """The features of `state` from `seat`'s side, from what that seat may see only."""
+        shown = visible_fields(self.engine, state, seat)
+        n = state["seats"]
+        out: list[float] = []
+        for _, reader in self.per_seat:
+            _sides(reader(shown, n), seat, out)
+        for owner in self.owners:
+            for values in owner.read(shown, n):
+                _sides(values, seat, out)
+        for values in self.judged(state, seat, self.evaluations):
+            _sides(values, seat, out)
+        for _, public in self.public:
+            out.append(public(shown, seat, n))
+        out.append(float(n))
+        out.append(1.0)
+        return out
+
+
+    def judged(self, state: dict[str, Any], seat: int,
+               evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]]) -> list[list[float | None]]:
+        """Each seat's value by each of the game's evaluations, run on what `seat` may see only."""
+        if not evaluations:
+            return []
+        runtime = self.engine.runtime
+        runtime.bind(masked_reading(self.engine, state, seat))
+        seats = range(state["seats"])
+        return [[float(sum(w * f(runtime, s) for f, w in terms)) for s in seats] for _, terms in evaluations]
+
+    def evaluation_terms(self, terms: tuple[tuple[str, float], ...]) -> list[tuple[Callable[..., Any], float]]:
+        """A declared evaluation's formulas, compiled, with their weights."""
+        formulas = self.engine.program.formulas
+        return [(formulas[formula][0], w) for formula, w in terms]
+
+
+def lead(values: list[float | None], seat: int) -> float:
+    """The seat's value minus the best other seat's."""
+    others = [v for s, v in enumerate(values) if s != seat and v is not None]
+    return (values[seat] or 0.0) - (max(others) if others else 0.0)
+
+
+def vocabulary(engine: Engine, states: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
+    """The texts seen in text-valued node, item and global fields of the states (public ones only)."""
+    game = engine.game
+    world = game.world
+    # (the key a FeatureSpace looks a field up by, where its values are in a state)
+    wanted: list[tuple[str, tuple[str, ...], bool]] = []
+    for f in game.node_fields:
+        if world.node_fields[f.name].type.kind == "str" and f.visible == "all":
+            wanted.append((f"node.{f.name}", ("node", f.name), True))
+    for kind, fields in game.component_fields.items():
+        for f in fields:
+            if world.components[kind].fields[f.name].type.kind == "str" and f.visible == "all":
+                wanted.append((f"components.{kind}.{f.name}", ("components", kind, f.name), True))
+    for f in game.global_fields:
+        if world.global_fields[f.name].type.kind == "str" and f.visible == "all":
+            wanted.append((f"global.{f.name}", ("global", f.name), False))
+    seen: dict[str, set[str]] = {key: set() for key, _, _ in wanted}
+    for state in states:
+        for key, path, column in wanted:
+            value: Any = state
+            for part in path:
+                value = value[part]
+            seen[key].update(v for v in (value if column else [value]) if isinstance(v, str))
+    return {key: sorted(values)[:MAX_KINDS] for key, values in seen.items() if values}
+
+
+def _sides(values: list[float | None], seat: int, out: list[float]) -> None:
+    own = values[seat]
+    others = [v for s, v in enumerate(values) if s != seat and v is not None]
+    out.append(own if own is not None else 0.0)
+    out.append(max(others) if others else 0.0)
+    out.append(sum(others) / len(others) if others else 0.0)
+
+
+def _each(column: Any) -> list[Any]:
+    return column if isinstance(column, list) else []
+
+
+def _owned(column: Any, n: int) -> list[float | None]:
+    counts: list[float | None] = [0.0] * n
+    for v in _each(column):
+        for owner in (v if isinstance(v, list) else [v]):
+            if isinstance(owner, int) and 0 <= owner < n:
+                counts[owner] = (counts[owner] or 0.0) + 1.0
+    return counts
+
+
+def _owned_sum(column: Any, n: int, amounts: Any) -> list[float | None]:
+    """Per seat, the sum of `amounts[i]` over the entries i it owns (once per marker it has there)."""
+    sums: list[float | None] = [0.0] * n
+    amounts = _each(amounts)
+    for i, v in enumerate(_each(column)):
+        amount = _number(amounts[i]) if i < len(amounts) else None
+        if not amount:
+            continue
+        for owner in (v if isinstance(v, list) else [v]):
+            if isinstance(owner, int) and 0 <= owner < n:
+                sums[owner] = (sums[owner] or 0.0) + amount
+    return sums
+
+
+def _sum(values: Any) -> float:
+    """The sum of the numbers among `values` (nothing for a hidden column)."""
+    if isinstance(values, str):
+        return 0.0
+    return float(sum(x for x in (_number(v) for v in values) if x))
+
+
+def _matches(column: Any, k: str) -> float:
+    return float(sum(1 for v in _each(column) if v == k))
+
+
+def _after(value: Any, seat: int, n: int) -> float:
+    return float((value - seat) % n) / n if isinstance(value, int) and not isinstance(value, bool) else 0.0
+
+
+def _get(value: Any, key: Any) -> Any:
+    if isinstance(value, dict):
+        return value.get(key)
+    return None

@@ -1,0 +1,282 @@
+"""Training a game's value by self-play (`cityrules train`).
+
+Round 0 plays games at random; every later round plays games between `bot`s that judge by the value
+fitted on the rounds before (with a little random play, so they see positions they would avoid), as
+in TD-Gammon's and AlphaZero's self-play. Each position a game passes through is written down from
+every seat's side (its features, from that seat's view only) with how that seat finished; the
+value is fitted to those outcomes (value.py's network, by gradient descent in numpy).
+
+A training is fixed by its seed: the games are seeded from it, each game is played by one worker
+from its seed alone, and the positions are gathered in seed order, so one process, `--jobs N`
+and Ray write the same file, byte for byte.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from ..analysis.parallel import run_tasks
+from ..core import rng
+from ..core.engine import Engine
+from ..core.errors import RuleError
+from ..load.loader import load_game
+from .learned import ValueAgent
+from .random import RandomAgent
+from .seeding import bot_seed
+from .value import LearnedValue, Network, feature_space, final_scores, result_target, use_value
+from .features import lead, vocabulary
+
+# A self-play game stopped here is dropped (rules that loop while bots play): it says nothing of who wins.
+GAME_CAP = 20_000
+Progress = Callable[[int, int, str], None]   # (games done, games in all, what is being done)
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    """What to train: the game, and how much self-play (every number is kept in the file)."""
+
+    folder: str
+    variant: str | None = None
+    seed: int = 1
+    rounds: int = 4
+    games: int = 120               # games per round
+    positions: int = 40            # positions written down per game, at most (spread over the game)
+    explore: float = 0.1           # how often a self-play bot answers at random
+    samples: int = 1               # samples per decision of the self-play bots (more is slower)
+    hidden: int = 24               # the network's hidden units
+    epochs: int = 40
+
+    def seat_counts(self, engine: Engine) -> list[int]:
+        """The numbers of seats the games are played with, in turn."""
+        g = engine.game
+        return list(range(g.min_seats, g.max_seats + 1))
+
+
+@dataclass
+class Positions:
+    """Features of positions from one seat's side each, and how that seat finished."""
+
+    rows: list[list[float]] = field(default_factory=list)
+    targets: list[float] = field(default_factory=list)
+    # profile -> the seat's lead by that profile's evaluation, at each position (for its spread)
+    leads: dict[str, list[float]] = field(default_factory=dict)
+    decisions: int = 0
+    games: int = 0
+    failure: str | None = None
+
+
+@dataclass(frozen=True)
+class _Game:
+    """One self-play game: everything a worker needs, as plain data."""
+
+    spec: TrainSpec
+    index: int
+    seed: int
+    seats: int
+    vocab: dict[str, list[str]]
+    network: dict[str, Any] | None
+
+
+_ENGINES: dict[tuple[str, str | None], Engine] = {}
+
+
+def engine_for(folder: str, variant: str | None) -> Engine:
+    """The game loaded once per process (a worker plays many games of one training)."""
+    key = (folder, variant)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(load_game(folder, variant))
+    return _ENGINES[key]
+
+
+def play_for_training(task: _Game) -> tuple[int, Positions]:
+    """Play one self-play game and write down its positions (run in a worker)."""
+    spec = task.spec
+    engine = engine_for(spec.folder, spec.variant)
+    space = feature_space(engine, task.vocab)
+    value = LearnedValue(engine, space, Network.from_json(task.network)) if task.network else None
+    agents: list[Any] = [ValueAgent(bot_seed(task.seed, s), samples=spec.samples, explore=spec.explore, value=value)
+                         if value is not None else RandomAgent(bot_seed(task.seed, s)) for s in range(task.seats)]
+    state = engine.new_game(task.seats, task.seed)
+    g = rng.seed_state(task.seed ^ 0x5EED)
+    seen: list[list[list[float]]] = []
+    profiles = [(name, space.evaluation_terms(terms)) for name, terms in engine.game.bots.profiles.items()]
+    out = Positions()
+    # Positions are written down at random decisions, about `positions` of them a game.
+    chance = 1000 * spec.positions / max(spec.positions, _expected(task, engine))
+    while state["result"] is None and state["decisions"] < GAME_CAP:
+        seat = engine.first_open_seat(state)
+        g, bits = rng.next_u64(g)
+        if bits % 1000 < chance:
+            seen.append([space.extract(state, s) for s in range(task.seats)])
+            for name, terms in profiles:
+                out.leads.setdefault(name, []).append(lead(space.judged(state, seat, [(name, terms)])[0], seat))
+        try:
+            engine.apply_index(state, seat, agents[seat].pick(engine, state, seat))
+        except RuleError as err:
+            # Sent back as text: the parent says which game failed and how to play it again.
+            out.failure = f"{err.report()} (self-play game seed {task.seed}, {task.seats} seats)"
+            return task.index, out
+        state["log"].clear()
+    out.decisions = state["decisions"]
+    if state["result"] is None:
+        return task.index, out
+    scores = final_scores(engine.game, state)
+    targets = [result_target(state["result"], scores, s, task.seats) for s in range(task.seats)]
+    for rows in seen:
+        for s, row in enumerate(rows):
+            out.rows.append(row)
+            out.targets.append(targets[s])
+    out.games = 1
+    return task.index, out
+
+
+_LENGTHS: dict[tuple[str, int], float] = {}
+
+
+def _expected(task: _Game, engine: Engine) -> float:
+    """About how many decisions a game takes (random play's first game tells; cached per process)."""
+    key = (task.spec.folder, task.seats)
+    if key not in _LENGTHS:
+        probe = engine.new_game(task.seats, 12345)
+        picker = RandomAgent(1)
+        while probe["result"] is None and probe["decisions"] < GAME_CAP:
+            seat = engine.first_open_seat(probe)
+            engine.apply_index(probe, seat, picker.pick(engine, probe, seat))
+            probe["log"].clear()
+        _LENGTHS[key] = max(1.0, float(probe["decisions"]))
+    return _LENGTHS[key]
+
+
+def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int, seed: int) -> Network:
+    """The network that predicts the targets from the rows (cross-entropy, Adam, small L2)."""
+    x = np.asarray(rows, dtype=float)
+    y = np.asarray(targets, dtype=float)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    d = z.shape[1]
+    gen = np.random.default_rng(seed)
+    params = {"w1": gen.normal(0.0, 1.0 / np.sqrt(d), (d, hidden)), "b1": np.zeros(hidden),
+              "w2": gen.normal(0.0, 1.0 / np.sqrt(hidden), hidden), "linear": np.zeros(d), "b2": np.zeros(1)}
+    moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
+    rate, beta1, beta2, l2, batch = 0.01, 0.9, 0.999, 1e-4, 256
+    step = 0
+    for _ in range(epochs):
+        order = gen.permutation(len(y))
+        for start in range(0, len(y), batch):
+            idx = order[start:start + batch]
+            zb, yb = z[idx], y[idx]
+            h = np.tanh(zb @ params["w1"] + params["b1"])
+            p = 1.0 / (1.0 + np.exp(-(h @ params["w2"] + zb @ params["linear"] + params["b2"][0])))
+            err = (p - yb) / len(idx)                      # d(cross-entropy)/d(logit)
+            grads = {"w2": h.T @ err + l2 * params["w2"], "linear": zb.T @ err + l2 * params["linear"],
+                     "b2": np.array([err.sum()])}
+            dh = np.outer(err, params["w2"]) * (1.0 - h * h)
+            grads["w1"] = zb.T @ dh + l2 * params["w1"]
+            grads["b1"] = dh.sum(axis=0)
+            step += 1
+            for k, grad in grads.items():
+                m, v = moments[k]
+                m *= beta1
+                m += (1 - beta1) * grad
+                v *= beta2
+                v += (1 - beta2) * grad * grad
+                params[k] -= rate * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-8)
+    return Network(mean, scale, params["w1"], params["b1"], params["w2"], params["linear"],
+                   float(params["b2"][0])).rounded()
+
+
+def _vocab(engine: Engine, spec: TrainSpec) -> dict[str, list[str]]:
+    """The texts the game's text fields take, seen in a few random games."""
+    def states() -> Iterator[dict[str, Any]]:
+        for i, seats in enumerate(spec.seat_counts(engine)):
+            state = engine.new_game(seats, spec.seed + i)
+            picker = RandomAgent(spec.seed + i)
+            while state["result"] is None and state["decisions"] < GAME_CAP:
+                if state["decisions"] % 5 == 0:
+                    yield state
+                seat = engine.first_open_seat(state)
+                engine.apply_index(state, seat, picker.pick(engine, state, seat))
+                state["log"].clear()
+            yield state
+    return vocabulary(engine, states())
+
+
+class TrainingFailed(Exception):
+    """A rule error in a self-play game (a mistake in the rules or the declared evaluation)."""
+
+
+@dataclass
+class Training:
+    """A finished training: the value, and what it took."""
+
+    value: LearnedValue
+    games: int
+    positions: int
+    seconds: float
+    rounds: list[dict[str, Any]]
+
+
+def train(spec: TrainSpec, jobs: int = 1, backend: str = "processes", address: str | None = None,
+          progress: Progress | None = None) -> Training:
+    """Self-play rounds, each fitted on its own and the previous round's positions; the last value."""
+    engine = engine_for(spec.folder, spec.variant)
+    start = time.process_time()
+    vocab = _vocab(engine, spec)
+    space = feature_space(engine, vocab)
+    counts = spec.seat_counts(engine)
+    total = spec.rounds * spec.games
+    done = 0
+    network: Network | None = None
+    kept: list[Positions] = []
+    rounds: list[dict[str, Any]] = []
+    games = positions = 0
+    for r in range(spec.rounds):
+        tasks = [_Game(spec, i, spec.seed * 1_000_003 + r * 10_007 + i, counts[i % len(counts)], vocab,
+                       network.to_json() if network is not None else None) for i in range(spec.games)]
+        found: dict[int, Positions] = {}
+        for i, played in run_tasks(play_for_training, tasks, jobs, backend, address):
+            if played.failure is not None:
+                raise TrainingFailed(played.failure)
+            found[i] = played
+            done += 1
+            if progress is not None:
+                progress(done, total, f"round {r + 1} of {spec.rounds}")
+        merged = Positions()
+        for i in range(spec.games):
+            merged.rows += found[i].rows
+            merged.targets += found[i].targets
+            merged.decisions += found[i].decisions
+            merged.games += found[i].games
+            for name, leads in found[i].leads.items():
+                merged.leads.setdefault(name, []).extend(leads)
+        kept = kept[-1:] + [merged]
+        rows = [row for p in kept for row in p.rows]
+        targets = [t for p in kept for t in p.targets]
+        if not rows:
+            raise RuleError(f"round {r + 1}: no self-play game of {engine.game.title} finished within "
+                            f"{GAME_CAP} decisions, so there is nothing to learn from", None)
+        network = fit(rows, targets, spec.hidden, spec.epochs, spec.seed + r)
+        games += merged.games
+        positions += len(merged.rows)
+        rounds.append({"round": r + 1, "games": merged.games, "positions": len(merged.rows),
+                       "decisions_per_game": round(merged.decisions / max(1, spec.games), 1)})
+    if network is None:
+        raise ValueError("a training needs at least one round")
+    spread = {name: round(float(np.std(leads)) or 1.0, 6) for name, leads in sorted(merged.leads.items())}
+    info = {"seed": spec.seed, "variant": spec.variant, "rounds": spec.rounds, "games_per_round": spec.games,
+            "explore": spec.explore, "hidden": spec.hidden, "epochs": spec.epochs, "positions_per_game": spec.positions,
+            "seat_counts": counts, "by_round": rounds, "profile_spread": spread}
+    value = LearnedValue(engine, space, network, info)
+    use_value(engine, value)
+    return Training(value, games, positions, time.process_time() - start, rounds)
+
+
+def spec_with(spec: TrainSpec, **changes: Any) -> TrainSpec:
+    """The same training with some numbers changed."""
+    return replace(spec, **changes)

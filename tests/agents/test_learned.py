@@ -1,0 +1,110 @@
+"""The learned value and `bot` (issue 25): training, its file, and what the bots may read."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot_helpers import advance, engine
+from interpreter.agents import ValueAgent, make_agent
+from interpreter.agents.train import TrainSpec, train
+from interpreter.agents.value import (FILE_NAME, MissingValue, StaleValue, learned_value, load, rules_hash, save,
+                                      value_path)
+from interpreter.core.engine import Engine
+from interpreter.core.state import copy_state
+from interpreter.load.games import resolve_game
+from interpreter.load.loader import load_game
+from interpreter.workbench.scaffold import write_game
+
+SHIPPED = ["downtown", "london", "city", "examples/harbour"]
+TINY = dict(rounds=2, games=6, epochs=3)
+
+
+def _harbour_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "harbour"
+    shutil.copytree(resolve_game("examples/harbour"), folder)
+    (folder / FILE_NAME).unlink(missing_ok=True)
+    return folder
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_every_shipped_game_has_a_value_trained_on_its_rules(game: str) -> None:
+    """A rules change without `cityrules train` would leave the bots without judgement: caught here."""
+    eng = engine(game)
+    value = learned_value(eng)
+    assert value_path(eng.game).stat().st_size <= 1_000_000
+    state = eng.new_game(eng.game.min_seats, 3)
+    assert 0.0 < value.value(state, 0) < 1.0
+
+
+def test_features_are_read_from_the_seats_view_only() -> None:
+    """Two other hands and the deck dealt otherwise (sizes kept, as everybody sees them): seat 0's
+    features do not change; seat 1's do, since its own hand is among them."""
+    eng = engine("london")
+    a = advance(eng, eng.new_game(3, 4), "action", 4, skip=3)
+    b = copy_state(a)
+    hands = b["seat"]["hand"]
+    pool = list(reversed(hands[1] + hands[2]))
+    hands[1], hands[2] = pool[:len(hands[1])], pool[len(hands[1]):]
+    b["global"]["deck"].reverse()
+    space = learned_value(eng).space
+    assert space.extract(a, 0) == space.extract(b, 0)
+    assert space.extract(a, 1) != space.extract(b, 1), "a seat's own hand must count (else the test proves nothing)"
+
+
+def test_training_gives_the_same_file_with_one_or_two_jobs(tmp_path: Path) -> None:
+    folder = _harbour_copy(tmp_path)
+    spec = TrainSpec(str(folder), **TINY)  # type: ignore[arg-type]
+    one = save(train(spec, jobs=1).value, tmp_path / "one.json").read_bytes()
+    two = save(train(spec, jobs=2).value, tmp_path / "two.json").read_bytes()
+    assert one == two
+    assert json.loads(one)["rules"] == rules_hash(load_game(str(folder)))
+
+
+def test_a_value_trained_on_other_rules_is_refused_with_the_command_to_train(tmp_path: Path) -> None:
+    folder = _harbour_copy(tmp_path)
+    eng = Engine(load_game(str(folder)))
+    with pytest.raises(MissingValue, match="cityrules train"):
+        load(eng)
+    save(train(TrainSpec(str(folder), **TINY), jobs=1).value)  # type: ignore[arg-type]
+    assert load(Engine(load_game(str(folder)))).info["games_per_round"] == 6
+    rules = folder / "scoring.rules"
+    rules.write_text(rules.read_text() + "\n# a designer's edit\n")
+    with pytest.raises(StaleValue, match="cityrules train .*again"):
+        load(Engine(load_game(str(folder))))
+
+
+def test_a_game_grown_from_new_trains_and_its_bot_plays(tmp_path: Path) -> None:
+    folder = write_game(tmp_path / "orchard")
+    eng = Engine(load_game(str(folder)))
+    save(train(TrainSpec(str(folder), **TINY), jobs=1).value)  # type: ignore[arg-type]
+    eng = Engine(load_game(str(folder)))
+    bots = [make_agent("bot", s) for s in range(eng.game.min_seats)]
+    state = eng.new_game(eng.game.min_seats, 1)
+    while state["result"] is None:
+        seat = eng.first_open_seat(state)
+        eng.apply_index(state, seat, bots[seat].pick(eng, state, seat))
+    assert state["result"]["winners"]
+
+
+def test_without_a_trained_value_bot_judges_by_the_declared_evaluation(tmp_path: Path) -> None:
+    folder = _harbour_copy(tmp_path)
+    eng = Engine(load_game(str(folder)))
+    bot = ValueAgent(3)
+    assert not bot.judges(eng)
+    state = eng.new_game(3, 2)
+    seat = eng.first_open_seat(state)
+    assert 0 <= bot.pick(eng, state, seat) < eng.option_count(state, seat)
+
+
+def test_a_profile_shifts_the_bots_judgement() -> None:
+    """Downtown's hoarder values money: somewhere early its option values differ from the plain bot's."""
+    eng = engine("downtown")
+    state = advance(eng, eng.new_game(4, 6), "target", 6)
+    seat = eng.first_open_seat(state)
+    plain = ValueAgent(1).option_values(eng, state, seat)
+    hoarder = ValueAgent(1, profile="hoarder").option_values(eng, state, seat)
+    assert plain != hoarder
