@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test quick bench goldens fuzz typecheck clean
+.PHONY: setup play test quick bench goldens train fuzz typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
+	$(BIN)/python benchmarks/bench_train.py
 
 # Rewrite the stored golden journals and event logs (tests/data/golden/), then the screens made from
 # them (tests/data/screens/), only when a game's rules or screens changed on purpose: `make goldens`
@@ -48,6 +49,11 @@ bench: $(STAMP)
 goldens: $(STAMP)
 	$(BIN)/python tests/golden_journals.py
 	$(BIN)/python tests/golden_screens.py
+
+# Train the bots of every shipped game and of examples/harbour again (after their rules changed on
+# purpose: the tests check each bots.trained.json against its game's files).
+train: $(STAMP)
+	for g in downtown london city examples/harbour; do $(BIN)/cityrules train $$g --no-progress || exit 1; done
 
 # 10,000 mutants of the shipped games, validated and played: counts tracebacks, hangs, crashes (minutes).
 fuzz: $(STAMP)

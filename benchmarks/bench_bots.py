@@ -1,4 +1,4 @@
-"""Benchmark: how strong and how fast the bots are (issue 12's targets), with Wilson intervals.
+"""Benchmark: how strong and how fast the bots are (issues 12 and 25), with Wilson intervals.
 
 Prints a strength table (the README keeps a copy) and speed figures; asserts nothing (the machine
 is shared and noisy). The bot under test changes seat from game to game (game g puts it at seat
@@ -22,15 +22,24 @@ from interpreter.agents.mcts import MCTSAgent
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
 
-# (section, game, seats, line-up, what the first bot must reach, games by default)
+# (section, game, seats, line-up, what the first bot must reach, games by default). `bot` judges by the
+# game's trained value (bots.trained.json); the scripted players' matches are in bench_match.py.
 MATCHES: list[tuple[str, str, int, list[str], float, int]] = [
-    ("downtown", "downtown", 4, ["mcts", "random", "random", "random"], 0.80, 60),
-    ("downtown", "downtown", 4, ["mcts", "greedy", "greedy", "greedy"], 0.35, 100),
-    ("london", "london", 3, ["greedy", "random", "random"], 0.80, 60),
-    ("london", "london", 3, ["mcts", "random", "random"], 0.80, 30),
-    ("city", "city", 4, ["mcts", "random", "random", "random"], 0.60, 30),
-    ("harbour", "examples/harbour", 4, ["mcts", "random", "random", "random"], 0.60, 60),
+    ("downtown", "downtown", 4, ["bot", "random", "random", "random"], 0.80, 60),
+    ("downtown", "downtown", 4, ["bot", "greedy", "greedy", "greedy"], 0.25, 100),
+    ("downtown", "downtown", 4, ["mcts", "bot", "bot", "bot"], 0.25, 30),
+    ("london", "london", 3, ["bot", "random", "random"], 0.80, 60),
+    ("london", "london", 3, ["bot", "greedy", "greedy"], 0.33, 60),
+    ("london", "london", 3, ["mcts", "bot", "bot"], 0.33, 30),
+    ("city", "city", 4, ["bot", "random", "random", "random"], 0.60, 60),
+    ("city", "city", 4, ["bot", "greedy", "greedy", "greedy"], 0.25, 60),
+    ("city", "city", 4, ["mcts", "bot", "bot", "bot"], 0.25, 30),
+    ("harbour", "examples/harbour", 4, ["bot", "random", "random", "random"], 0.60, 60),
+    ("harbour", "examples/harbour", 4, ["mcts", "bot", "bot", "bot"], 0.25, 30),
 ]
+# The score field of each game (a seat ending at or below 0 is counted), and London's "draw three" option.
+SCORE = {"downtown": "money", "london": "prestige", "city": "score", "examples/harbour": "fame"}
+DRAW_THREE = "action:draw"
 SEED0 = 10_000
 
 
@@ -52,6 +61,7 @@ class GameRecord:
     seat_fields: dict[str, list[int]]
     decisions: int
     bot_seconds: list[float] = field(default_factory=list)   # CPU seconds per decision of position 0
+    draws: int = 0                                            # London's "draw three" answers, all seats
     iterations: int = 0
     playouts: int = 0
 
@@ -75,12 +85,15 @@ def play_one(args: tuple[str, int, list[str], int, dict[str, Any]]) -> GameRecor
     bots = [make_agent(lineup[at_seat[s]], bot_seed(seed, s), **options) for s in range(seats)]
     state = engine.new_game(seats, seed)
     timing: list[float] = []
+    draws = 0
     while state["result"] is None:
         s = engine.first_open_seat(state)
         start = time.process_time()
         k = bots[s].pick(engine, state, s)
         if at_seat[s] == 0 and engine.option_count(state, s) > 1:
             timing.append(time.process_time() - start)
+        if engine.option_id(state, s, k).startswith(DRAW_THREE):
+            draws += 1
         engine.apply_index(state, s, k)
     winners = state["result"]["winners"]
     share = [0.0] * seats
@@ -89,7 +102,7 @@ def play_one(args: tuple[str, int, list[str], int, dict[str, Any]]) -> GameRecor
     fields = {name: [state["seat"][name][s] for s in sorted(range(seats), key=lambda s: at_seat[s])]
               for name, column in state["seat"].items() if column and isinstance(column[0], int)}
     tested = bots[at_seat.index(0)]
-    record = GameRecord(share, fields, state["decisions"], timing)
+    record = GameRecord(share, fields, state["decisions"], timing, draws)
     if isinstance(tested, MCTSAgent):
         record.iterations, record.playouts = tested.iterations, tested.playouts
     return record
@@ -105,14 +118,16 @@ def run(game: str, seats: int, lineup: list[str], games: int, jobs: int,
         return pool.map(play_one, tasks, chunksize=1)
 
 
-def strength_row(game: str, seats: int, lineup: list[str], target: float, records: list[GameRecord]) -> str:
-    """One line of the strength table."""
+def strength_row(section: str, game: str, seats: int, lineup: list[str], target: float,
+                 records: list[GameRecord]) -> str:
+    """One line of the strength table (with how often the bot under test ended at a score of 0 or less)."""
     n = len(records)
     wins = sum(r.share[0] for r in records)
     low, high = wilson(wins, n)
     met = "met" if low >= target else ("likely" if wins / n >= target else "NOT met")
-    return (f"| {game} | {seats} | {lineup[0]} vs {', '.join(lineup[1:])} | {wins / n:.0%} | "
-            f"{low:.0%}–{high:.0%} | {n} | ≥ {target:.0%} | {met} |")
+    broke = sum(1 for r in records if r.seat_fields[SCORE[game]][0] <= 0) / n
+    return (f"| {section} | {seats} | {lineup[0]} vs {', '.join(lineup[1:])} | {wins / n:.0%} | "
+            f"{low:.0%}–{high:.0%} | {n} | ≥ {target:.0%} | {met} | {broke:.0%} |")
 
 
 def speed_lines(label: str, records: list[GameRecord]) -> list[str]:
@@ -132,13 +147,17 @@ def speed_lines(label: str, records: list[GameRecord]) -> list[str]:
 
 
 def london_band(records: list[GameRecord]) -> str:
-    """The winners' median final prestige and unpaid loans per seat (three greedy bots)."""
+    """London played by three `bot`s: the winners' median prestige, unpaid loans per seat, seats below
+    zero prestige, and "draw three" answers per game (issue 25's targets)."""
     winners = [max(r.seat_fields["prestige"]) for r in records]
     loans = [sum(r.seat_fields["loans"]) / len(r.seat_fields["loans"]) for r in records]
-    return (f"London, three greedy bots, {len(records)} games: winners' median prestige "
+    below = sum(1 for r in records for p in r.seat_fields["prestige"] if p < 0) / (3 * len(records))
+    draws = statistics.mean(r.draws for r in records)
+    return (f"London, three bot seats, {len(records)} games: winners' median prestige "
             f"{statistics.median(winners):.0f} (target 20–60; quartiles "
             f"{statistics.quantiles(winners, n=4)[0]:.0f}–{statistics.quantiles(winners, n=4)[2]:.0f}), "
-            f"unpaid loans per seat {statistics.mean(loans):.2f} (target < 1)")
+            f"unpaid loans per seat {statistics.mean(loans):.2f} (target < 0.5), seats below zero prestige "
+            f"{below:.0%} (target < 5 %), draw three {draws:.1f} times a game (target ≤ 4)")
 
 
 def main() -> None:
@@ -150,7 +169,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, help="mcts iterations per decision (default: the bot's)")
     args = parser.parse_args()
     options: dict[str, Any] = {"budget": args.budget} if args.budget else {}
-    rows = ["| game | seats | line-up | wins | 95 % interval | games | target | |", "|---|---|---|---|---|---|---|---|"]
+    rows = ["| game | seats | line-up | wins | 95 % interval | games | target | | score ≤ 0 |",
+            "|---|---|---|---|---|---|---|---|---|"]
     speed: list[str] = []
     extra: list[str] = []
     for section, game, seats, lineup, target, default_games in MATCHES:
@@ -159,15 +179,14 @@ def main() -> None:
         games = args.games or max(seats, int(default_games * args.scale))
         start = time.perf_counter()
         records = run(game, seats, lineup, games, args.jobs, options)
-        rows.append(strength_row(section, seats, lineup, target, records))
+        rows.append(strength_row(section, game, seats, lineup, target, records))
         print(rows[-1], f"({time.perf_counter() - start:.0f} s)", flush=True)
-        if lineup[0] == "mcts" and lineup[1] == "random":
-            speed.extend(speed_lines(f"{section} mcts", records))
+        if lineup[1] in ("random", "bot"):
+            speed.extend(speed_lines(f"{section} {lineup[0]}", records))
     if not args.only or "london" in args.only:
-        games = args.games or max(3, int(40 * args.scale))
-        records = run("london", 3, ["greedy", "greedy", "greedy"], games, args.jobs, options)
+        games = args.games or max(3, int(200 * args.scale))
+        records = run("london", 3, ["bot", "bot", "bot"], games, args.jobs, options)
         extra.append(london_band(records))
-        speed.extend(speed_lines("london greedy", records))
     print("\nStrength (the bot under test is the first of the line-up; it changes seat every game):\n")
     print("\n".join(rows))
     for line in extra:

@@ -23,6 +23,7 @@ Limits are in docs/bots.md ("What a bot knows").
 from __future__ import annotations
 
 import marshal
+import weakref
 from typing import Any, Callable, Iterator
 
 from ruledsl.types import Type
@@ -122,7 +123,7 @@ class InfoSet:
     def __init__(self, engine: Engine, state: dict[str, Any], seat: int, fields: _Fields | None = None):
         self.engine = engine
         self.seat = seat
-        fields = fields or _Fields(engine)
+        fields = fields or fields_of(engine)
         base = copy_state(state)
         base["log"] = []
         visible, hidden = fields.split(base, seat)
@@ -255,7 +256,18 @@ class InfoSet:
         return g
 
 
+_FIELDS: "weakref.WeakKeyDictionary[Engine, _Fields]" = weakref.WeakKeyDictionary()
+
+
+def fields_of(engine: Engine) -> _Fields:
+    """The engine's fields with their types and visibility, prepared once per engine."""
+    found = _FIELDS.get(engine)
+    if found is None:
+        found = _FIELDS[engine] = _Fields(engine)
+    return found
+
+
 def sampler(engine: Engine) -> Callable[[dict[str, Any], int], InfoSet]:
     """A factory of information sets for one engine (the field walk is prepared once)."""
-    fields = _Fields(engine)
+    fields = fields_of(engine)
     return lambda state, seat: InfoSet(engine, state, seat, fields)

@@ -35,13 +35,11 @@ MAX_KINDS = 12
 
 @dataclass(frozen=True)
 class _SeatRead:
-    """A number per seat from a seat field: the value, a list's size, a map's entry, or the sum over
-    the items a list holds of one of their attributes (`values` by item; `match`: count that value)."""
+    """A number per seat from a seat field: the value, a list's size (or how many lists it holds),
+    or a map's entry."""
 
     field: str
     how: str
-    values: tuple[Any, ...] = ()
-    match: Any = None
     key: Any = None
 
     def __call__(self, shown: Shown, n: int) -> list[float | None]:
@@ -53,17 +51,7 @@ class _SeatRead:
             return [_count(v) for v in column]
         if how == "lists":
             return [None if v == HIDDEN else float(sum(1 for x in v if x)) for v in column]
-        if how == "key":
-            return [None if v == HIDDEN else _number(_get(v, self.key)) for v in column]
-        return [None if v == HIDDEN else self._items(v) for v in column]
-
-    def _items(self, held: Any) -> float:
-        values, match = self.values, self.match
-        total = 0.0
-        for x in _leaves(held):
-            if type(x) is int:
-                total += float(values[x] == match) if match is not None else float(values[x] or 0)
-        return total
+        return [None if v == HIDDEN else _number(_get(v, self.key)) for v in column]
 
 
 @dataclass(frozen=True)
@@ -144,9 +132,35 @@ class _Ownership:
 
 @dataclass(frozen=True)
 class _Item:
-    """How the items of one component kind count: (name, attribute by item, value counted or None to sum)."""
+    """How the items of one component kind count: a name per column of `matrix` (items x columns):
+    an attribute's number, or 1 where the attribute has one value (a colour, a kind)."""
 
-    readers: tuple[tuple[str, tuple[Any, ...], Any], ...]
+    names: list[str]
+    matrix: np.ndarray
+
+
+class _Holding:
+    """Per seat, the sums of item attributes over the items a seat field's (nested) list holds."""
+
+    def __init__(self, names: list[str], field: str, matrix: np.ndarray):
+        self.names = names
+        self.field = field
+        self.matrix = matrix
+
+    def read(self, shown: Shown, n: int) -> list[list[float | None]]:
+        """One list of per-seat values for each of `names` (None where the seat may not see the list)."""
+        items = len(self.matrix)
+        counts = np.zeros((n, items))
+        seen = [False] * n
+        for s, held in enumerate(shown[0][self.field]):
+            if held == HIDDEN:
+                continue
+            seen[s] = True
+            for x in _leaves(held):
+                if type(x) is int and 0 <= x < items:
+                    counts[s, x] += 1.0
+        sums = counts @ self.matrix
+        return [[float(sums[s, j]) if seen[s] else None for s in range(n)] for j in range(len(self.names))]
 
 
 def _number(value: Any) -> float | None:
@@ -204,6 +218,7 @@ class FeatureSpace:
         self.items = {kind: self._item_readers(kind) for kind in world.components}
         self.per_seat: list[tuple[str, _SeatRead]] = []
         self.owners: list[_Ownership] = []
+        self.holdings: list[_Holding] = []
         self.public: list[tuple[str, _PublicRead]] = []
         for f in game.seat_fields:
             self._seat_field(f.name, world.seat_fields[f.name].type)
@@ -217,6 +232,7 @@ class FeatureSpace:
         self.evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]] = [
             (name, self.evaluation_terms(terms)) for name, terms in (evaluations or {}).items() if terms]
         self.names = ([f"{name}:{side}" for name, _ in self.per_seat for side in ("own", "best_other", "others")]
+                      + [f"{name}:{side}" for h in self.holdings for name in h.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for o in self.owners for name in o.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for name, _ in self.evaluations for side in ("own", "best_other", "others")]
                       + [name for name, _ in self.public] + ["seats", "bias"])
@@ -224,15 +240,18 @@ class FeatureSpace:
     # ------------------------------------------------------------ building the readers
     def _item_readers(self, kind: str) -> _Item:
         component = self.engine.game.world.components[kind]
-        readers: list[tuple[str, tuple[Any, ...], Any]] = []
+        names: list[str] = []
+        columns: list[list[float]] = []
         for attr, t in component.attrs.items():
-            values = tuple(component.attr_values[attr])
+            values = component.attr_values[attr]
             if t.kind == "int" and len(set(values)) < len(values):   # numbers, not identifiers
-                readers.append((attr, values, None))
+                names.append(attr)
+                columns.append([float(v or 0) for v in values])   # type: ignore[arg-type]
             elif t.kind in ("str", "bool"):
                 for kind_value in _kinds(values):
-                    readers.append((f"{attr}={kind_value}", values, kind_value))
-        return _Item(tuple(readers))
+                    names.append(f"{attr}={kind_value}")
+                    columns.append([float(v == kind_value) for v in values])
+        return _Item(names, np.asarray(columns, dtype=float).T if columns else np.zeros((len(component.ids), 0)))
 
     def _seat_field(self, name: str, t: Type) -> None:
         add = self.per_seat.append
@@ -243,9 +262,9 @@ class FeatureSpace:
             if _depth(t) > 1:
                 add((f"{name}.lists", _SeatRead(name, "lists")))
             leaf = _leaf_type(t).kind
-            if leaf in self.items:
-                for attr, values, match in self.items[leaf].readers:
-                    add((f"{name}.{attr}", _SeatRead(name, "items", values, match)))
+            if leaf in self.items and self.items[leaf].names:
+                item = self.items[leaf]
+                self.holdings.append(_Holding([f"{name}.{a}" for a in item.names], name, item.matrix))
         elif t.kind == "map" and t.args[1].kind in ("int", "bool"):
             for key in self._map_keys("seat", name):
                 add((f"{name}[{key}]", _SeatRead(name, "key", key=key)))
@@ -342,8 +361,9 @@ class FeatureSpace:
         out: list[float] = []
         for _, reader in self.per_seat:
             _sides(reader(shown, n), seat, out)
-        for owner in self.owners:
-            for values in owner.read(shown, n):
+        groups: list[_Holding | _Ownership] = [*self.holdings, *self.owners]
+        for group in groups:
+            for values in group.read(shown, n):
                 _sides(values, seat, out)
         for values in self.judged(state, seat, self.evaluations):
             _sides(values, seat, out)

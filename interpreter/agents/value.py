@@ -210,6 +210,23 @@ def load(engine: Engine, path: Path | None = None) -> LearnedValue:
     return LearnedValue(engine, space, network, data.get("training") or {})
 
 
+def adopt(folder: Path, source: Path) -> None:
+    """Let a copy of a game whose tables were changed (a tune candidate) use the value trained on
+    the original in `source`: the file copied with it is stamped with the copy's rules. A copy
+    without one, or with a file not trained on the original's rules, is left as it is (its bots then
+    say they are untrained)."""
+    from ..load.loader import load_game
+
+    target = folder / FILE_NAME
+    try:
+        data = json.loads(target.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(data, dict) and data.get("rules") == rules_hash(load_game(str(source))):
+        data["rules"] = rules_hash(load_game(str(folder), None))
+        target.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8")
+
+
 _LOADED: "weakref.WeakKeyDictionary[Engine, LearnedValue | ValueFileError]" = weakref.WeakKeyDictionary()
 
 

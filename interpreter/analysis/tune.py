@@ -210,6 +210,14 @@ def variant_values(folder: Path, variant: str | None, tables: dict[str, Any], va
     return out
 
 
+def adopt_value(folder: Path, source: Path) -> None:
+    """Stamp the trained value copied into a candidate folder with the candidate's rules, when the
+    value was trained on the rules the candidate was copied from."""
+    from ..agents.value import adopt
+
+    adopt(folder, source)
+
+
 @dataclass
 class CandidateFolder:
     """A private copy of the game folder whose game.yaml gets each candidate as a variant."""
@@ -232,6 +240,9 @@ class CandidateFolder:
         options[TRIAL_VARIANT] = {"description": "a candidate of cityrules tune", "values": values}
         data["options"] = options
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        # A candidate changes only numbers of the tables: its bots judge by the value trained on the
+        # rules being tuned (retraining for every trial would cost minutes each).
+        adopt_value(folder, self.source)
         return folder
 
     def drop(self, folder: Path) -> None:
