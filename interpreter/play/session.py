@@ -309,7 +309,7 @@ class Session:
 
     def cmd_explain(self, seat: int) -> bool:
         """`explain`: the last change of the scores, event by event."""
-        self.show_lines(X.explain(self.engine, self.state, self.marks, seat))
+        self.show_lines(X.explain(self.engine, self.state, self.marks, seat, self.screens))
         return False
 
     def cmd_rules(self, seat: int) -> bool:
@@ -319,7 +319,7 @@ class Session:
 
     def cmd_score(self, seat: int) -> bool:
         """`score`: each seat's scored fields, and for a ledger what was paid and gained so far."""
-        self.show_lines(score_lines(self.engine, self.state, seat))
+        self.show_lines(score_lines(self.engine, self.state, seat, self.screens))
         return False
 
     def checkpoint(self, seat: int) -> None:

@@ -14,9 +14,12 @@ import pytest
 from interpreter.agents import RandomAgent, bot_seed
 from interpreter.core.decision import Decision
 from interpreter.core.engine import Engine
+from interpreter.core.state import copy_state
 from interpreter.core.view import view
 from interpreter.load.loader import load_game
+from interpreter.play import explain as X
 from interpreter.play.info import info
+from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens
 from london_helpers import London, State, activation, begin_action, position
 
@@ -114,3 +117,62 @@ def test_info_says_the_activation_as_the_hand_does(L: London) -> None:
     assert "activation: free" in text and "activation: none" not in text
     assert text.startswith("Coffee House (brown, activation: free;")
 
+
+
+# ===================================================== 2. score projects the end; explain covers poverty
+
+def _score(engine: Engine, state: State, seat: int | None) -> str:
+    return "\n".join(line.plain for line in score_lines(engine, state, seat, Screens(engine, strict=True)))
+
+
+def _projection_position(L: London) -> State:
+    """Two seats. Ana: 2 prestige, £20, 2 loans, 3 poverty, 2 cards in hand, St Paul's (6 prestige at
+    the end) face up and the Mercers face down. Ben: 1 poverty, 1 card in hand, no project."""
+    state = position(L, project=[["st-pauls-a"], ["-mercers-a"]], hand=("vintners-a", "grocers-a"),
+                     prestige=2, money=20, loans=2, poverty=3)
+    L.set_hand(state, 1, ["salters-a"])
+    L.set_seat(state, 1, poverty=1, money=4)
+    L.check_places(state)
+    return state
+
+
+def test_score_shows_each_seat_s_end_if_the_game_ended_now_part_by_part(L: London) -> None:
+    text = _score(L.engine, _projection_position(L), 0)
+    ana = text[text.index("  Ana "):text.index("  Ben ")]
+    assert "prestige 2  poverty 3  loans 2" in ana
+    # £20 repays one loan (£15), £5 left is 1 prestige; the other loan costs 7; poverty 3 + 2 cards
+    # = 5 against Ben's 1 + 1 = 2: 3 above the least, 2 prestige lost.
+    for part in ("+2  prestige so far", "+6  cards in the project", "+1  £5 left after repaying 1 loan(s)",
+                 "-7  1 of 2 loan(s) not repaid", "-2  poverty 3 + 2 for the cards in hand = 5, 3 above the least (2)",
+                 "=0  if the game ended now"):
+        assert part in ana, (part, ana)
+    ben = text[text.index("  Ben "):]
+    assert "+1  £4 left (£3 a prestige)" in ben and "+0  no loans" in ben and "=1  if the game ended now" in ben
+
+
+def test_score_projects_another_seat_only_from_what_the_asker_may_see(L: London) -> None:
+    state = _projection_position(L)
+    text = _score(L.engine, state, 1)
+    ana = text[text.index("  Ana "):text.index("  Ben ")]
+    # Ben sees St Paul's on top, not what is under the face-down card: it is counted as unknown.
+    assert "+6  face-up top cards (1 covered or face-down card(s) unseen)" in ana
+    # Twin states differing only in what Ben may not see (Ana's hand, her face-down card) read the same.
+    twin = copy_state(state)
+    L.set_hand(twin, 0, ["haberdashers-a", "east-india-company-a"])
+    L.set_piles(twin, 0, [["st-pauls-a"], ["-great-fire-monument-a"]])
+    L.check_places(twin)
+    assert _score(L.engine, twin, 1) == text
+    assert _score(L.engine, twin, None) == _score(L.engine, state, None)
+    assert _score(L.engine, twin, 0) != _score(L.engine, state, 0)  # Ana herself sees the 4 prestige more
+
+
+def test_explain_covers_the_poverty_an_activation_brings(L: London) -> None:
+    engine = L.engine
+    state = activation(L, [["mercers-a"], ["vintners-a"]], loans=1)
+    before = [X.mark(engine.game, state)]
+    state = engine.apply(state, "step:stop:none", 0)
+    text = "\n".join(line.plain for line in X.explain(engine, state, before, 0, Screens(engine, strict=True)))
+    # 2 piles, 1 loan and the hand (the one card taken this turn).
+    assert "Ana gains 4 poverty (2 piles, 1 loans, 1 for the hand)" in text
+    assert "poverty: Ana 0 → 4 (+4)" in text
+    assert re.search(r"If the game ended now: Ana -?\d+, Ben -?\d+", text)
