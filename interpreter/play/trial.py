@@ -131,8 +131,8 @@ class _Screens:
         v = self.shown("the seat's view", None, lambda: view(self.engine, state, seat))
         self.shown("the seat's screen", None,
                    lambda: seat_screen(self.engine, state, seat, 80, before, self.screens, seen=v))
-        if state["result"] is None:
-            # `score` runs the game's projection, if any, on the seat's view: check it as a screen.
+        if state["result"] is None and self.game.screen.projection:
+            # `score` runs the game's projection on the seat's view: check it as a screen.
             self.shown("the score command", None, lambda: score_lines(self.engine, state, seat, self.screens))
         self.seen[seat] = v
 
