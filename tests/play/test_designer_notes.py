@@ -1,0 +1,33 @@
+"""What players read holds no designer's notes: `##` comment lines are never quoted by `rules`, and
+no shipped game lets a ruling's source or a rulebook reference reach a player (the comments `rules`
+quotes, item attributes `info` shows, the credits)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.play.phases import comment_above, file_comment, where
+from lang_helpers import engine as lang_engine
+
+
+
+def test_rules_quotes_the_comment_above_the_phase_without_its_designer_notes(tmp_path: Path) -> None:
+    rules = ("## Why: settled by ruling 12 of the design notes.\n"
+             "# The round: each seat picks a number.\n"
+             "## (the second printing changed this)\n"
+             "phase main:\n"
+             "    # allow: empty-options\n"
+             "    ## a note on the choice\n"
+             "    # Pick low to go first.\n"
+             "    choose x from [1, 2] by seats[0] \"Pick\"\n"
+             "    end winners seats\n")
+    engine = lang_engine(tmp_path, rules, seats=(1, 1))
+    text = "\n".join(line.plain for line in where(engine.game, engine.new_game(1, 1)))
+    assert "The round: each seat picks a number." in text and "Pick low to go first." in text
+    assert "ruling" not in text and "second printing" not in text and "a note on" not in text
+    assert "allow" not in text
+
+
+def test_a_phase_whose_comment_is_all_designer_notes_falls_back_to_the_file_s_comment() -> None:
+    lines = ["# The game in one line.", "", "## only for designers", "phase main:"]
+    assert comment_above(lines, 3) == [] and file_comment(lines) == ["The game in one line."]
