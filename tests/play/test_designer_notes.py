@@ -4,11 +4,18 @@ quotes, item attributes `info` shows, the credits)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pytest
+
+from interpreter.core.engine import Engine
+from interpreter.load.loader import load_game
 from interpreter.play.phases import comment_above, file_comment, where
 from lang_helpers import engine as lang_engine
 
+DESIGNER_WORDS = re.compile(r"ruling|rulebook|card reference|reconstruction rules|acceptance", re.I)
+GAMES = ("london", "downtown", "city", "examples/harbour")
 
 
 def test_rules_quotes_the_comment_above_the_phase_without_its_designer_notes(tmp_path: Path) -> None:
@@ -31,3 +38,29 @@ def test_rules_quotes_the_comment_above_the_phase_without_its_designer_notes(tmp
 def test_a_phase_whose_comment_is_all_designer_notes_falls_back_to_the_file_s_comment() -> None:
     lines = ["# The game in one line.", "", "## only for designers", "phase main:"]
     assert comment_above(lines, 3) == [] and file_comment(lines) == ["The game in one line."]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_shipped_game_quotes_a_designer_note_to_players(game: str) -> None:
+    engine = Engine(load_game(game))
+    g = engine.game
+    quoted: list[str] = [g.credits]
+    for file, text in g.sources.items():
+        lines = text.splitlines()
+        if file.endswith(".rules"):
+            quoted += file_comment(lines)
+        for k, line in enumerate(lines):
+            if re.match(r"\s*(phase\s|.*\bchoose\b)", line):
+                quoted += comment_above(lines, k)
+    for component in g.world.components.values():
+        for attr, values in component.attr_values.items():
+            quoted += [str(v) for v in values if isinstance(v, str)]
+    found = [q for q in quoted if DESIGNER_WORDS.search(q)]
+    assert found == []
+
+
+def test_london_s_rules_command_says_the_loan_rule_without_its_ruling() -> None:
+    engine = Engine(load_game("london"))
+    state = engine.new_game(2, 1)
+    text = "\n".join(line.plain for line in where(engine.game, state))
+    assert "never both in the same step: a loan" in text and "RULINGS" not in text
