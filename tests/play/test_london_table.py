@@ -21,7 +21,8 @@ from interpreter.play import explain as X
 from interpreter.play.info import info
 from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens
-from london_helpers import London, State, activation, begin_action, position
+from london_helpers import (SPARE, London, State, activation, answer, begin_action, pick_card, position,
+                            take_from_deck)
 
 LOAN = "takes 1 loan: +£10 now; repay £15 or lose 7 prestige at the end"
 
@@ -176,3 +177,32 @@ def test_explain_covers_the_poverty_an_activation_brings(L: London) -> None:
     assert "Ana gains 4 poverty (2 piles, 1 loans, 1 for the hand)" in text
     assert "poverty: Ana 0 → 4 (+4)" in text
     assert re.search(r"If the game ended now: Ana -?\d+, Ben -?\d+", text)
+
+
+def test_a_card_the_coffee_house_places_says_what_activating_it_now_borrows(L: London) -> None:
+    engine = L.engine
+    state = activation(L, [["coffee-house-a-1"], [SPARE]], money=3)
+    L.set_rows(state, top=["woolwich-arsenal-a"])
+    L.check_places(state)
+    state = pick_card(engine, state, "step", "coffee-house-a-1")
+    state = pick_card(engine, state, "bought", "woolwich-arsenal-a")
+    offer = details(engine, state)
+    assert offer["now:yes"] == "activation: £7; +5 prestige, turns face down; " + LOAN
+    assert "loan" not in offer["now:no"]
+
+
+def test_the_action_question_says_a_district_takes_a_loan_when_none_is_affordable(L: London) -> None:
+    state = position(L, money=2)
+    L.set_offer(state, ["city", "westminster", "hammersmith"])
+    L.check_places(state)
+    state = take_from_deck(L.engine, answer(L.engine, state, "start", "start:go on"))
+    district = details(L.engine, state)["action:district"]
+    assert district == "buy a district (cheapest £6; you have £2); " + LOAN
+
+
+def test_giving_poverty_says_where_each_seat_s_poverty_goes(L: London) -> None:
+    state = activation(L, [["fleet-street-b"], [SPARE]], poverty=1)
+    L.set_seat(state, 1, poverty=4)
+    state = pick_card(L.engine, state, "step", "fleet-street-b")
+    offer = details(L.engine, state)
+    assert sorted(offer.values()) == ["poverty 1 → 3", "poverty 4 → 6"]
