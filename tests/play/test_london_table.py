@@ -21,8 +21,8 @@ from interpreter.play import explain as X
 from interpreter.play.info import info
 from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens
-from london_helpers import (SPARE, London, State, activation, answer, begin_action, pick_card, position,
-                            take_from_deck)
+from london_helpers import (SPARE, London, State, activation, answer, begin_action, pass_turn, pick_card,
+                            position, take_from_deck)
 
 LOAN = "takes 1 loan: +£10 now; repay £15 or lose 7 prestige at the end"
 
@@ -206,3 +206,12 @@ def test_giving_poverty_says_where_each_seat_s_poverty_goes(L: London) -> None:
     state = pick_card(L.engine, state, "step", "fleet-street-b")
     offer = details(L.engine, state)
     assert sorted(offer.values()) == ["poverty 1 → 3", "poverty 4 → 6"]
+
+
+def test_the_start_of_the_turn_says_what_a_loan_and_a_repayment_do(L: London) -> None:
+    # The options of the turn's first question are made when it is asked: seat 0's next turn.
+    state = pass_turn(L, pass_turn(L, position(L, money=20, loans=2)))
+    offer = details(L.engine, state)
+    assert offer["start:take a loan"] == ("+£10 now; repay £15 later, or lose 7 prestige at the end; "
+                                          "+1 poverty at each activation until then")
+    assert offer["start:repay a loan"] == "pay £15: £5 and 1 loan(s) left"
