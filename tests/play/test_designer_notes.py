@@ -11,7 +11,9 @@ import pytest
 
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
+from interpreter.lsp.symbols import _comment_above
 from interpreter.play.phases import comment_above, file_comment, where
+from ruledsl.diagnostics import Span
 from lang_helpers import engine as lang_engine
 
 DESIGNER_WORDS = re.compile(r"ruling|rulebook|card reference|reconstruction rules|acceptance", re.I)
@@ -64,3 +66,9 @@ def test_london_s_rules_command_says_the_loan_rule_without_its_ruling() -> None:
     state = engine.new_game(2, 1)
     text = "\n".join(line.plain for line in where(engine.game, state))
     assert "never both in the same step: a loan" in text and "RULINGS" not in text
+
+
+def test_an_editor_s_hover_shows_the_designer_s_notes_as_text() -> None:
+    """Designers' notes are for designers: the language server's hover keeps them, without the '##'."""
+    text = "# Loans at the start.\n## RULINGS, London.\nphase start:\n"
+    assert _comment_above(text, Span("x.rules", 3, 1)) == "Loans at the start. RULINGS, London."
