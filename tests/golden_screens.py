@@ -2,7 +2,8 @@
 
 For each shipped game and examples/harbour, one stored golden journal (tests/data/golden/) is replayed
 and the screen of the seat to answer is taken at a few moments (the first decision, a third and two
-thirds of the way, the end as everybody sees it), exactly as `cityrules play` builds it at 80
+thirds of the way, the end as everybody sees it, and for some games a few chosen decisions (`MORE`),
+each with what `score` prints then), exactly as `cityrules play` builds it at 80
 columns (play/frame.py, without colours). They are kept in tests/data/screens/GAME.txt.
 
 `tests/play/test_golden_screens.py` compares them; they change only on purpose:
@@ -27,6 +28,7 @@ from interpreter.core.journal import Journal  # noqa: E402
 from interpreter.core.view import view  # noqa: E402
 from interpreter.load.loader import load_game  # noqa: E402
 from interpreter.play.frame import as_text, seat_screen  # noqa: E402
+from interpreter.play.scores import score_lines  # noqa: E402
 from interpreter.play.screen import Screens  # noqa: E402
 
 # game reference -> the stored journal (tests/data/golden/) whose screens are kept
@@ -35,6 +37,11 @@ CASES = {
     "london": "london-3p-seed1",
     "city": "city-3p-seed1",
     "examples/harbour": "harbour-2p-seed1",
+}
+# game reference -> more decisions of its journal whose screens are kept, each followed by what `score`
+# prints for the seat: London's first card and first district that can only be paid with a loan
+MORE = {
+    "london": (52, 155),
 }
 WIDTH = 80
 
@@ -53,6 +60,11 @@ def screens_of(game: str) -> str:
         if k in moments:
             lines = seat_screen(engine, state, seat, WIDTH, seen.get(seat), screens)
             parts.append(f"=== {CASES[game]}: decision {k}, the screen of {state['names'][seat]} ===\n"
+                         + as_text(lines, WIDTH))
+        if k in MORE.get(game, ()):
+            lines = seat_screen(engine, state, seat, WIDTH, seen.get(seat), screens)
+            lines += score_lines(engine, state, seat, screens)
+            parts.append(f"=== {CASES[game]}: decision {k}, the screen of {state['names'][seat]}, then 'score' ===\n"
                          + as_text(lines, WIDTH))
         seen[seat] = view(engine, state, seat)
         engine.apply_inplace(state, option, seat)

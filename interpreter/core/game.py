@@ -43,6 +43,8 @@ class ScreenSpec:
     breakdown: str = ""              # a seat's final score as parts: list of (text, points)
     legend: str = ""                 # how to read the board's boxes
     item_text: dict[str, str] = field(default_factory=dict)   # component kind -> how an item is written
+    projection: str = ""             # a seat's score if the game ended now, as parts: list of (text, points)
+    follow: tuple[str, ...] = ()     # seat fields `score` and `explain` follow besides the score and currency
 
 
 @dataclass(frozen=True)

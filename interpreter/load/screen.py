@@ -18,7 +18,7 @@ def screen_formula_names(data: dict[str, Any]) -> tuple[str, ...]:
     """Every formula game.yaml names for screens, so that none is reported as unused."""
     screen = data.get("screen") or {}
     names = list(screen.get("notes") or [])
-    names += [screen[key] for key in ("colour", "breakdown") if key in screen]
+    names += [screen[key] for key in ("colour", "breakdown", "projection") if key in screen]
     names += [spec["text"] for spec in (data.get("components") or {}).values()
               if isinstance(spec, dict) and "text" in spec]
     for part in (data.get("state") or {}).values():
@@ -57,6 +57,13 @@ class ScreenMixin(LoaderBase):
                                            "of one seat giving a list of (text, points), like: "
                                            "formula parts(s: seat) = [(\"coins\", s.coins)]", text=False):
             breakdown = ""
+        projection = screen.get("projection", "")
+        if projection and not self._formula(program, projection, ("screen", "projection"), pos, "projection",
+                                            lambda ps, r: [p.kind for p in ps] == ["seat"] and _is_parts(r),
+                                            "of one seat giving a list of (text, points), like: "
+                                            "formula if_it_ended_now(s: seat) = [(\"coins\", s.coins)]", text=False):
+            projection = ""
+        follow = self._follow(screen.get("follow") or [], pos, fields.get("seat", ()))
         item_text = {}
         for kind, spec in (data.get("components") or {}).items():
             name = spec.get("text") if isinstance(spec, dict) else None
@@ -81,7 +88,26 @@ class ScreenMixin(LoaderBase):
                               lambda ps, r, want=want: [p.kind for p in ps] == want,
                               f"of {'one seat' if want else 'no parameter'} giving a text, like: "
                               f"formula {f.name}_text{example} = ...")
-        return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text)
+        return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text,
+                          projection, follow)
+
+    def _follow(self, names: list[Any], pos: PositionMap, seat_fields: tuple[FieldSpec, ...]) -> tuple[str, ...]:
+        """The seat fields `score` and `explain` follow: each a whole number everybody may see."""
+        by_name = {f.name: f for f in seat_fields}
+        kept = []
+        for i, name in enumerate(names):
+            where = pos.nearest(("screen", "follow", i))
+            f = by_name.get(str(name))
+            if f is None:
+                self.diags.error(where, "unknown-name", f"follow: '{name}' is not a seat field",
+                                 did_you_mean(str(name), list(by_name)))
+            elif f.type_text != "int" or f.visible != "all":
+                self.diags.error(where, "type", f"follow: the seat field '{name}' must be an int everybody sees "
+                                 f"(it is {f.type_text}, visible: {f.visible}): score and explain show it for "
+                                 "every seat")
+            else:
+                kept.append(f.name)
+        return tuple(kept)
 
     def _formula(self, program: Program, name: str, path: tuple[Any, ...], pos: PositionMap, what: str,
                  fits: Any, shape: str, text: bool = True) -> bool:

@@ -264,7 +264,7 @@ def _comment_above(text: str, span: Span | None) -> str:
     found: list[str] = []
     n = span.line - 2
     while 0 <= n < len(lines) and lines[n].lstrip().startswith("#"):
-        found.insert(0, lines[n].lstrip()[1:].strip())
+        found.insert(0, lines[n].lstrip().lstrip("#").strip())  # (a designer's `##` note too)
         n -= 1
     return " ".join(found)
 

@@ -19,8 +19,10 @@ from rich.text import Text
 from ruledsl.printable import printable
 
 from .palette import DIM, HEADING, seat_colour
+from .screen import Screens
 from ..core.engine import Engine
 from ..core.game import FieldSpec, Game
+from ..core.view import masked_from_view, view
 
 
 @dataclass(frozen=True)
@@ -33,9 +35,10 @@ class Mark:
 
 
 def scored_fields(game: Game) -> list[FieldSpec]:
-    """The seat fields `explain` follows: the score, the currency, and any whole-number ledger field,
-    when everybody sees them."""
-    names = [game.score_field, game.currency] + [f.name for f in game.seat_fields if f.ledger]
+    """The seat fields `explain` follows: the score, the currency, any whole-number ledger field and
+    the fields the game's `screen: follow` names, when everybody sees them."""
+    names = [game.score_field, game.currency] + [f.name for f in game.seat_fields if f.ledger] \
+        + list(game.screen.follow)
     found = []
     for f in game.seat_fields:
         if f.name in names and f.visible == "all" and f.type_text == "int" and f not in found:
@@ -81,8 +84,11 @@ def _fact(value: Any, is_seat: bool, names: list[str]) -> str:
     return str(value)
 
 
-def explain(engine: Engine, state: dict[str, Any], marks: list[Mark], seat: int | None) -> list[Text]:
-    """The last stretch of play in which a score changed: its events and each seat's change."""
+def explain(engine: Engine, state: dict[str, Any], marks: list[Mark], seat: int | None,
+            screens: Screens | None = None) -> list[Text]:
+    """The last stretch of play in which a score changed: its events and each seat's change; then,
+    when the game has a `projection` (and `screens` to run it), what each seat
+    would score if the game ended now, from what `seat` may see."""
     fields = scored_fields(engine.game)
     if not fields:
         return [Text("  This game keeps no score on the seats that explain could follow.")]
@@ -102,8 +108,30 @@ def explain(engine: Engine, state: dict[str, Any], marks: list[Mark], seat: int 
                      if x != y]
             if moves:
                 out.append(Text(f"  {f.name}: " + ", ".join(moves)))
-        return out
+        return out + projected_line(engine, state, seat, screens)
     return [Text("  No score has changed yet: nothing to explain.")]
+
+
+def projected(engine: Engine, state: dict[str, Any], seat: int | None,
+              screens: Screens | None) -> list[list[tuple[str, int]]] | None:
+    """Each seat's projection, a list of (text, points) parts, run on what `seat` may see; None when
+    the game has none, is over, or the formula failed."""
+    name = engine.game.screen.projection
+    if not name or screens is None or state["result"] is not None:
+        return None
+    masked = masked_from_view(engine, view(engine, state, seat))
+    found = [screens.formula(masked, name, i) for i in range(state["seats"])]
+    return found if all(isinstance(parts, list) for parts in found) else None
+
+
+def projected_line(engine: Engine, state: dict[str, Any], seat: int | None, screens: Screens | None) -> list[Text]:
+    """'If the game ended now: Ana 14, Ben 9', from what `seat` may see ([] without a projection)."""
+    found = projected(engine, state, seat, screens)
+    if found is None:
+        return []
+    totals = [f"{printable(name)} {sum(p for _, p in parts)}" for name, parts in zip(state["names"], found)]
+    return [Text(f"  If the game ended now: {', '.join(totals)} (from what you can see; 'score' shows each part).",
+                 style=DIM)]
 
 
 def breakdown(engine: Engine, state: dict[str, Any], marks: list[Mark], seat: int, screens: Any) -> list[Text]:

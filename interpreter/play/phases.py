@@ -2,7 +2,9 @@
 being played (and above the choice being asked) in the rules files.
 
 The rules files are read as they were loaded (`Game.sources`); a phase is found by its `phase NAME`
-line, and its description is the block of `#` lines right above it.
+line, and its description is the block of `#` lines right above it. Lines of that block written
+`##` are the designer's own notes (where a ruling comes from, why a number was chosen): they are
+never quoted to players, nor are `# allow:` lines, which speak to the checker.
 """
 
 from __future__ import annotations
@@ -19,15 +21,24 @@ from ..core.game import Game
 
 _PHASE = re.compile(r"^phase\s+([A-Za-z_][A-Za-z0-9_]*)")
 
+DESIGNER_NOTE = "##"
+"""A comment line that starts with this is for designers only: nothing quotes it to players."""
+
+
+def for_players(comment_line: str) -> bool:
+    """True when a `#` line of a rules file may be quoted to players: not a designer's `##` note, not
+    an `# allow:` line for the checker."""
+    stripped = comment_line.lstrip()
+    return not stripped.startswith(DESIGNER_NOTE) and not stripped[1:].strip().lower().startswith("allow:")
+
 
 def comment_above(lines: list[str], index: int) -> list[str]:
-    """The `#` lines right above line `index` (0-based), without the `#`, in order."""
+    """The `#` lines right above line `index` (0-based) that players may read, without the `#`, in order."""
     found: list[str] = []
     k = index - 1
     while k >= 0 and lines[k].lstrip().startswith("#"):
-        text = lines[k].lstrip()[1:].strip()
-        if not text.lower().startswith("allow:"):
-            found.append(text)
+        if for_players(lines[k]):
+            found.append(lines[k].lstrip()[1:].strip())
         k -= 1
     return list(reversed(found))
 

@@ -112,7 +112,8 @@ class Screens:
         game = self.game
         roles = [f"display {key} formula" for key, n in game.display.items() if n == name]
         roles += [f"screen {key} formula" for key, n in (("colour", game.screen.colour),
-                                                         ("breakdown", game.screen.breakdown)) if n == name]
+                                                         ("breakdown", game.screen.breakdown),
+                                                         ("projection", game.screen.projection)) if n == name]
         roles += ["screen note formula"] if name in game.screen.notes else []
         roles += [f"text formula of {kind}" for kind, n in game.screen.item_text.items() if n == name]
         roles += ["text formula of the field " + f.name for f in self._fields() if f.text == name]

@@ -8,8 +8,8 @@ the very same game.
 
 Screens are what the terminal session shows, made by the same functions (play/frame.py): at each
 decision, the deciding seat's screen (board, fields, seats, notes, changes since its last screen)
-and its question with the options' labels and details; at the end, the final screen, the result
-and each seat's score part by part. They are built for the first `SCREEN_DECISIONS`
+and its question with the options' labels and details, and what `score` prints for it; at the end,
+the final screen, the result and each seat's score part by part. They are built for the first `SCREEN_DECISIONS`
 decisions of a game (all of the first SCREEN_ALL, then every SCREEN_EVERY-th); prompts and labels
 are built for every decision.
 """
@@ -26,6 +26,7 @@ from ruledsl.diagnostics import Severity, Span
 
 from .frame import seat_screen
 from .menu import Menu
+from .scores import score_lines
 from .screen import ScreenError, Screens
 from ..agents import RandomAgent, bot_seed
 from ..core.decision import Decision
@@ -130,6 +131,9 @@ class _Screens:
         v = self.shown("the seat's view", None, lambda: view(self.engine, state, seat))
         self.shown("the seat's screen", None,
                    lambda: seat_screen(self.engine, state, seat, 80, before, self.screens, seen=v))
+        if state["result"] is None and self.game.screen.projection:
+            # `score` runs the game's projection on the seat's view: check it as a screen.
+            self.shown("the score command", None, lambda: score_lines(self.engine, state, seat, self.screens))
         self.seen[seat] = v
 
     def end(self, state: dict[str, Any]) -> None:

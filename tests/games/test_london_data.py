@@ -99,7 +99,7 @@ def test_deck_totals(cards: dict[str, Any]) -> None:
 def test_attribute_values_are_consistent(cards: dict[str, Any]) -> None:
     for c in cards["items"]:
         assert c["colour"] in {"blue", "brown", "pink", "grey"} and c["group"] in {"A", "B", "C"}
-        assert c["activation"] in {"none", "money", "discard", "discard_blue", "never"}
+        assert c["activation"] in {"free", "money", "discard", "discard_blue", "never"}
         assert (c["activation_cost"] > 0) == (c["activation"] == "money"), c["id"]
         assert (c["colour"] == "grey") == (c["kind"] == "poor"), c["id"]
         if c["kind"] != "project":
@@ -113,7 +113,7 @@ def test_attribute_values_are_consistent(cards: dict[str, Any]) -> None:
 @pytest.mark.parametrize("cid,expected", [
     ("west-india-docks-b", {"name": "West India Docks", "colour": "brown", "group": "B", "activation": "discard",
                             "money": 7, "flip": True, "prestige": 2, "play_cost": 0}),
-    ("town-houses-b", {"play_cost": 4, "flip": True, "copies": 2, "activation": "none"}),
+    ("town-houses-b", {"play_cost": 4, "flip": True, "copies": 2, "activation": "free"}),
     ("woolwich-arsenal-a", {"colour": "pink", "activation": "money", "activation_cost": 7, "prestige_now": 5,
                             "money": 0}),
     ("sewers-c", {"copies": 3, "poverty": -3, "play_cost": 4, "flip": True}),
@@ -127,7 +127,7 @@ def test_attribute_values_are_consistent(cards: dict[str, Any]) -> None:
     ("leather-industry-b", {"money": 7, "poverty": 1, "copies": 2}),
     ("school-a-blue", {"name": "School", "colour": "blue", "activation": "never"}),
     ("school-a-brown", {"name": "School", "colour": "brown", "activation": "never"}),
-    ("school-c", {"activation": "none", "poverty": -1, "flip": False}),
+    ("school-c", {"activation": "free", "poverty": -1, "flip": False}),
     ("wren-a", {"kind": "action", "colour": "blue", "copies": 1}),
     ("vauxhall-gardens-a", {"colour": "blue", "money": 2, "prestige_now": 2, "poverty": -1, "flip": True}),
     ("jewish-refugees-c", {"kind": "action", "colour": "brown", "copies": 2}),

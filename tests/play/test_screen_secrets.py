@@ -20,6 +20,7 @@ from interpreter.core.state import copy_state
 from interpreter.core.view import view
 from interpreter.play import explain as X
 from interpreter.play.frame import as_text, seat_screen
+from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens
 from play_screens_helpers import engine_of, positions
 
@@ -85,9 +86,11 @@ def twin(engine: Engine, state: dict[str, Any], seat: int | None, rng: random.Ra
 
 
 def shown(engine: Engine, screens: Screens, state: dict[str, Any], seat: int | None) -> str:
-    """Everything the seat can be shown: its screen and question, its log, explain's account."""
+    """Everything the seat can be shown: its screen and question, its log, explain's account, what
+    `score` prints (with the game's projection, run on the seat's view)."""
     lines = seat_screen(engine, state, seat, 100, None, screens)
-    lines += X.explain(engine, state, [], seat)
+    lines += X.explain(engine, state, [], seat, screens)
+    lines += score_lines(engine, state, seat, screens)
     return as_text(lines, 100) + "\n" + "\n".join(view(engine, state, seat)["log"])
 
 
