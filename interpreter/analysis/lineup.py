@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..agents import AGENTS, Agent, UnknownBot, check_bot, make_agent
+from ..agents import AGENTS, Agent, CustomPlayerError, UnknownBot, check_bot, make_agent, normal_name
 from ..core.game import Game
 
 # Bots in the order a skill-gap figure prefers them: the strongest that this build has.
@@ -37,14 +37,15 @@ def _check(name: str, game: Game | None) -> None:
             check_bot(name, game)
         else:
             make_bot(name, 0)
-    except UnknownBot as err:
+    except (UnknownBot, CustomPlayerError) as err:
         raise LineupError(f"--bots: {err}") from None
 
 
 def parse_lineup(text: str | None, seats: int, game: Game | None = None) -> tuple[str, ...]:
     """`--bots` as one name per seat: one name fills every seat; default random bots. With the game,
-    a `NAME:PROFILE` must name one of its bot profiles."""
-    names = [n.strip().lower() for n in (text or "random").split(",")]
+    a `NAME:PROFILE` must name one of its bot profiles; a custom player (`FILE.py:CLASS`) keeps its case
+    and its class is loaded here, so a mistake shows before any game is played."""
+    names = [normal_name(n) for n in (text or "random").split(",")]
     if any(not n for n in names):
         raise LineupError(f"--bots '{text}': an empty name in the list")
     for name in dict.fromkeys(names):

@@ -33,7 +33,8 @@ def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> No
                    help="the first game's seed; the others follow (default: 0)")
     s.add_argument("--bots", metavar="LIST",
                    help=f"one bot for every seat, or one per seat, comma-separated (bots: {', '.join(known_bots())}; "
-                        "bot is the default bot of play, NAME:PROFILE one of the game's bot profiles; "
+                        "bot is the default bot of play, NAME:PROFILE one of the game's bot profiles, "
+                        "FILE.py:CLASS or package.module:CLASS your own player (docs/bots.md); "
                         "default: random)")
     s.add_argument("--bot-budget", type=whole(1, "a number of iterations"), metavar="N",
                    help="mcts iterations per decision (default: 300)")
