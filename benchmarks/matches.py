@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:  # the benchmarks run as scripts from the reposito
     sys.path.insert(0, str(ROOT))
 
 from interpreter.agents import bot_seed, make_agent  # noqa: E402
-from interpreter.agents.custom import load_player  # noqa: E402
+from interpreter.agents.custom import is_custom, load_player  # noqa: E402
 from interpreter.core.engine import Engine  # noqa: E402
 from interpreter.load.loader import load_game  # noqa: E402
 
@@ -147,7 +147,8 @@ def lines(data: dict[str, Any]) -> list[str]:
     """The figures for people."""
     games = data["games"]
     low, high = data["win_rate_ci95"]
-    against = Path(data["against"].rpartition(":")[0]).name + ":" + data["against"].rpartition(":")[2]
+    where, _, cls = data["against"].rpartition(":")
+    against = f"{Path(where).name}:{cls}" if where and is_custom(data["against"]) else data["against"]
     title = f"{data['game']}{' (' + data['variant'] + ')' if data['variant'] else ''}, {data['players']} players: " \
             f"{data['bot']} vs {data['players'] - 1} x {against}"
     out = [title,
