@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,14 @@ def test_a_hosted_table_seats_it(player: Path, tmp_path: Path) -> None:
     saved = Journal.load(tmp_path / "j.json")
     assert table.over() and saved.agents == ["human", spec, "random"]
     assert any(seat == 1 for seat, _ in saved.choices)
+
+
+def test_the_figures_table_widens_its_bot_column_for_a_players_path(
+        player: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "downtown", "-n", "2", "--players", "3", "--no-progress",
+                       "--bots", f"{player}:Builder,random,random")
+    rows = [line for line in out.splitlines() if line.split()[:1] in (["seat"], ["Ana"], ["Ben"], ["Chloé"])]
+    assert code == 0 and len(rows) == 4
+    # The third column (wins) ends at the same place on every row, the header's included.
+    ends = {[m.end() for m in re.finditer(r"\S+", row)][2] for row in rows}
+    assert len(ends) == 1, rows
