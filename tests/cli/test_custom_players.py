@@ -145,3 +145,10 @@ def test_the_figures_table_widens_its_bot_column_for_a_players_path(
     # The third column (wins) ends at the same place on every row, the header's included.
     ends = {[m.end() for m in re.finditer(r"\S+", row)][2] for row in rows}
     assert len(ends) == 1, rows
+
+
+def test_report_names_it_on_its_page(player: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "report", "downtown", "-n", "2", "--players", "3", "--no-progress",
+                     "--bots", f"{player}:Builder,random,random", "-o", str(tmp_path / "report"))
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert code == 0 and f"{player.name}:Builder" in page
