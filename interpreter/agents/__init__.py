@@ -1,8 +1,9 @@
 """Bots: agents that pick an option for a seat, from what that seat may see.
 
 `make_agent(name, seed, **options)` builds one by name: `random`, `greedy`, `mcts`, or `bot` (the
-default bot: one step ahead, judged by the game's learned value); `name:profile` picks one of the
-game's bot profiles (`mcts:builder`).
+default bot: every option played to the end of its phase and judged by the game's learned value);
+`name:profile` picks one of the game's bot profiles (`mcts:builder`); `FILE.py:CLASS` or
+`package.module:CLASS` seats a designer's own player (custom.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Callable
 from ruledsl.printable import printable
 
 from ..core.game import Game
+from .custom import CustomAgent, CustomPlayerError, is_custom, load_player
 from .greedy import GreedyAgent
 from .learned import ValueAgent
 from .mcts import MCTSAgent
@@ -35,12 +37,20 @@ class UnknownBot(ValueError):
     """A bot name that is not one of AGENTS."""
 
 
+def normal_name(name: str) -> str:
+    """A bot's name as written in line-ups and journals: lower case, but a custom player's kept as given
+    (its file and class name are case-sensitive)."""
+    name = name.strip()
+    return name if is_custom(name) else name.lower()
+
+
 def split_name(name: str) -> tuple[str, str | None]:
-    """`mcts:builder` -> ("mcts", "builder")."""
+    """`mcts:builder` -> ("mcts", "builder"). Not for custom players."""
     kind, _, profile = name.strip().lower().partition(":")
     if kind not in AGENTS:
         known = ", ".join(AGENTS)
-        raise UnknownBot(f"unknown bot '{printable(name.strip())}' (bots: {known})")
+        raise UnknownBot(f"unknown bot '{printable(name.strip())}' (bots: {known}; or your own player: "
+                         "FILE.py:CLASS or package.module:CLASS)")
     if profile and kind == "random":
         raise UnknownBot(f"'{printable(name.strip())}': the random bot has no profiles (it reads no evaluation)")
     return kind, profile or None
@@ -51,7 +61,7 @@ def parse_lineup(text: str, game: Game, seats: int) -> list[str]:
 
     Raises ValueError with a message for people when a name, a profile or the count is wrong.
     """
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    names = [normal_name(n) for n in text.split(",") if n.strip()]
     for name in names:
         check_bot(name, game)
     if len(names) == 1:
@@ -62,7 +72,11 @@ def parse_lineup(text: str, game: Game, seats: int) -> list[str]:
 
 
 def check_bot(name: str, game: Game) -> None:
-    """Raise UnknownBot when the name is not a bot, or names a profile the game does not declare."""
+    """Raise UnknownBot when the name is not a bot, or names a profile the game does not declare; a custom
+    player's class is loaded (CustomPlayerError when it cannot be)."""
+    if is_custom(name):
+        load_player(name)
+        return
     _, profile = split_name(name)
     if profile is not None and profile not in game.bots.profiles:
         known = ", ".join(game.bots.profiles) or "none"
@@ -70,7 +84,10 @@ def check_bot(name: str, game: Game) -> None:
 
 
 def make_agent(name: str, seed: int, **options: Any) -> Agent:
-    """A bot by name (`random`, `greedy`, `mcts`, `bot`, with `:profile` for a game's profile)."""
+    """A bot by name (`random`, `greedy`, `mcts`, `bot`, with `:profile` for a game's profile), or a custom
+    player (`FILE.py:CLASS`, `package.module:CLASS`: built with the seed; bot options do not apply)."""
+    if is_custom(name):
+        return CustomAgent(name, seed)
     kind, profile = split_name(name)
     if profile is not None:
         options["profile"] = profile
@@ -78,5 +95,6 @@ def make_agent(name: str, seed: int, **options: Any) -> Agent:
     return AGENTS[kind](seed, **accepted)
 
 
-__all__ = ["AGENTS", "DEFAULT_BOT", "STRONG_BOT", "Agent", "ValueAgent", "GreedyAgent", "MCTSAgent", "RandomAgent", "UnknownBot", "bot_seed",
-           "check_bot", "make_agent", "parse_lineup", "split_name"]
+__all__ = ["AGENTS", "DEFAULT_BOT", "STRONG_BOT", "Agent", "CustomAgent", "CustomPlayerError", "GreedyAgent",
+           "MCTSAgent", "RandomAgent", "UnknownBot", "ValueAgent", "bot_seed", "check_bot", "is_custom", "make_agent",
+           "normal_name", "parse_lineup", "split_name"]

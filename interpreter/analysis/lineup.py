@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..agents import AGENTS, DEFAULT_BOT, Agent, UnknownBot, check_bot, make_agent, split_name
+from ..agents import (AGENTS, DEFAULT_BOT, Agent, CustomPlayerError, UnknownBot, check_bot, make_agent, normal_name,
+                      split_name)
 from ..core.engine import Engine
 from ..core.game import Game
 
@@ -38,14 +39,15 @@ def _check(name: str, game: Game | None) -> None:
             check_bot(name, game)
         else:
             make_bot(name, 0)
-    except UnknownBot as err:
+    except (UnknownBot, CustomPlayerError) as err:
         raise LineupError(f"--bots: {err}") from None
 
 
 def parse_lineup(text: str | None, seats: int, game: Game | None = None) -> tuple[str, ...]:
     """`--bots` as one name per seat: one name fills every seat; default the default bot. With the game,
-    a `NAME:PROFILE` must name one of its bot profiles."""
-    names = [n.strip().lower() for n in (text or DEFAULT_BOT).split(",")]
+    a `NAME:PROFILE` must name one of its bot profiles; a custom player (`FILE.py:CLASS`) keeps its case
+    and its class is loaded here, so a mistake shows before any game is played."""
+    names = [normal_name(n) for n in (text or DEFAULT_BOT).split(",")]
     if any(not n for n in names):
         raise LineupError(f"--bots '{text}': an empty name in the list")
     for name in dict.fromkeys(names):

@@ -65,11 +65,13 @@ def batch_lines(data: dict[str, Any]) -> list[str]:
         lines.append("  restricted play: " + ", ".join(
             printable(f"{names[int(r.split(':', 1)[0])]} may not choose {r.split(':', 1)[1]}")
             for r in data["restrictions"]))
-    lines.append(f"  {'seat':<8} {'bot':<8} {'wins':>6} {'win rate':>9} {'95 % CI':>14}"
+    # A custom player is named by its file's path: the column fits it.
+    wide = 8 if data["rotate"] else max(8, *(len(b) for b in data["bots"]))
+    lines.append(f"  {'seat':<8} {'bot':<{wide}} {'wins':>6} {'win rate':>9} {'95 % CI':>14}"
                  f" {'mean ' + score:>12} {'95 % CI':>13}")
     for i in range(k):
         lines.append(printable(
-            f"  {names[i]:<8} {data['bots'][i] if not data['rotate'] else '(turns)':<8} {data['wins'][i]:>6} "
+            f"  {names[i]:<8} {data['bots'][i] if not data['rotate'] else '(turns)':<{wide}} {data['wins'][i]:>6} "
             f"{pct(data['win_rate'][i]):>9} {pct_ci(data['win_rate_ci'][i]):>14} "
             f"{num(data['mean_score'][i]):>12} {num_ci(data['mean_score_ci'][i]):>13}"))
     sw = data["shared_win_rate"]
@@ -183,7 +185,8 @@ def bot_lines(by_bot: list[dict[str, Any]]) -> list[str]:
     """Win rate of each bot over the seat-games it played."""
     lines = ["  By bot (win rate over the seats it played; a fair share would be "
              f"{pct(by_bot[0]['fair_share'])}):"]
+    wide = max(10, *(len(b["bot"]) for b in by_bot))
     for b in by_bot:
-        lines.append(printable(f"    {b['bot']:<10} {b['wins']:>6} wins of {b['seat_games']:<6} "
+        lines.append(printable(f"    {b['bot']:<{wide}} {b['wins']:>6} wins of {b['seat_games']:<6} "
                                f"{pct(b['win_rate'])} ({pct_ci(b['win_rate_ci'])})"))
     return lines

@@ -35,7 +35,8 @@ def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> No
     s.add_argument("--bots", metavar="LIST",
                    help=f"one bot for every seat, or one per seat, comma-separated (bots: {', '.join(known_bots())}; "
                         "bot judges by the game's trained value (cityrules train), NAME:PROFILE uses one of the "
-                        "game's bot profiles; default: bot)")
+                        "game's bot profiles, FILE.py:CLASS or package.module:CLASS your own player "
+                        "(docs/bots.md); default: bot)")
     s.add_argument("--bot-budget", type=whole(1, "a number of iterations"), metavar="N",
                    help="mcts iterations per decision (default: 300)")
     s.add_argument("--think", type=seconds, metavar="SECONDS",

@@ -132,7 +132,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("game", nargs="?", help="a shipped game's name (see: cityrules games) or a game folder; not with --resume")
     p.add_argument("--seats", metavar="KINDS",
                    help="who sits at each seat, comma-separated: human (joins with a code) or a bot "
-                        "(bot, mcts, greedy, random, NAME:PROFILE), e.g. human,human,bot (no default: needed for a new table)")
+                        "(bot, mcts, greedy, random, NAME:PROFILE, or your own player FILE.py:CLASS), e.g. human,human,bot "
+                        "(no default: needed for a new table)")
     p.add_argument("--port", type=whole(0, "a port number"), default=DEFAULT_PORT,
                    help=f"the TCP port to listen on (default: {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--bind", default="127.0.0.1", metavar="ADDRESS",

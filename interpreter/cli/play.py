@@ -10,7 +10,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from ..agents import AGENTS, STRONG_BOT, UnknownBot, ValueAgent, check_bot
+from ..agents import AGENTS, STRONG_BOT, CustomPlayerError, UnknownBot, ValueAgent, check_bot, is_custom, normal_name
 from ..core.decision import DEFAULT_CAP
 from ..core.engine import Engine
 from ..core.journal import Journal
@@ -29,18 +29,18 @@ def _check_kinds(kinds: list[str], engine: Engine, where: str) -> None:
     for kind in kinds:
         if kind == "human":
             continue
-        if kind.partition(":")[0] not in AGENTS:
+        if not is_custom(kind) and kind.partition(":")[0] not in AGENTS:
             raise UsageError(f"{where}unknown seat kind '{printable(kind)}': use human or a bot "
-                             f"({', '.join(AGENTS)}, or NAME:PROFILE with one of the game's bot profiles), "
-                             "e.g. --seats human,mcts,greedy")
+                             f"({', '.join(AGENTS)}, NAME:PROFILE with one of the game's bot profiles, or your "
+                             "own player FILE.py:CLASS), e.g. --seats human,mcts,greedy")
         try:
             check_bot(kind, engine.game)
-        except UnknownBot as err:
+        except (UnknownBot, CustomPlayerError) as err:
             raise UsageError(f"{where}{err}") from None
 
 
 def _seat_list(text: str, engine: Engine) -> list[str]:
-    kinds = [k.strip().lower() for k in text.split(",")]
+    kinds = [normal_name(k) for k in text.split(",")]
     _check_kinds(kinds, engine, "")
     g = engine.game
     if not g.min_seats <= len(kinds) <= g.max_seats:
@@ -176,7 +176,8 @@ def add_parser(sub: Any) -> None:
                     help="a shipped game's name (see: cityrules games) or a game folder; not with --resume")
     pl.add_argument("--seats", metavar="KINDS",
                     help="who sits at each seat, comma-separated: human, or a bot: bot (the default bot, mcts), "
-                         "mcts, greedy, random, NAME:PROFILE for one of the game's bot profiles (default: you "
+                         "mcts, greedy, random, NAME:PROFILE for one of the game's bot profiles, or your own player "
+                         "FILE.py:CLASS or package.module:CLASS (see docs/bots.md) (default: you "
                          "and bots, 4 seats where the game allows, e.g. human,bot,bot,bot); several humans share "
                          "the screen in turn")
     pl.add_argument("--seed", type=whole(what="the seed, a whole number"),

@@ -15,6 +15,7 @@ VERSION = 1
 MAX_SEATS = 64
 MAX_SEED = 2 ** 64
 MAX_NAME = 40
+MAX_AGENT = 4096  # a seat's agent may be a custom player named by its file's path
 
 
 @dataclass
@@ -101,7 +102,8 @@ def _whole(data: dict[str, Any], key: str, low: int, high: int) -> int:
     return value
 
 
-def _text_list(data: dict[str, Any], key: str, seats: int, allow_empty: bool = False) -> list[str]:
+def _text_list(data: dict[str, Any], key: str, seats: int, allow_empty: bool = False,
+               longest: int = MAX_NAME) -> list[str]:
     value = data.get(key, [] if allow_empty else None)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _Bad(f"'{key}' must be a list of texts, not {_shown(value)}")
@@ -109,8 +111,8 @@ def _text_list(data: dict[str, Any], key: str, seats: int, allow_empty: bool = F
         return []
     if len(value) != seats:
         raise _Bad(f"'{key}' lists {len(value)} entries for {seats} seats")
-    if any(not v.strip() or len(v) > MAX_NAME for v in value):
-        raise _Bad(f"'{key}' holds an empty name or one longer than {MAX_NAME} characters")
+    if any(not v.strip() or len(v) > longest for v in value):
+        raise _Bad(f"'{key}' holds an empty name or one longer than {longest} characters")
     return list(value)
 
 
@@ -131,7 +133,7 @@ def _from_dict(data: dict[str, Any]) -> Journal:
     names = _text_list(data, "names", seats)
     if len(set(names)) != len(names):
         raise _Bad("'names' gives two seats the same name")
-    agents = _text_list(data, "agents", seats, allow_empty=True)
+    agents = _text_list(data, "agents", seats, allow_empty=True, longest=MAX_AGENT)
     variant = data.get("variant")
     if variant is not None and not isinstance(variant, str):
         raise _Bad(f"'variant' must be a text or null, not {_shown(variant)}")

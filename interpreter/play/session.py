@@ -32,7 +32,7 @@ from .saved import journal_answer
 from .scores import score_lines
 from .screen import Screens, fitted
 from .terminal import Output, clear_screen
-from ..agents import Agent, bot_seed, make_agent
+from ..agents import Agent, CustomPlayerError, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
 from ..core.engine import Engine
 from ..core.game import Game
@@ -162,7 +162,8 @@ class Session:
                     self.stop_unfinished()
                     return self.state
                 self.step()
-        except Reload:
+        except (Reload, CustomPlayerError):
+            # A custom player's mistake ends the session with its message; every answer so far is kept.
             self.save()
             raise
         except (Quit, KeyboardInterrupt):

@@ -1,0 +1,167 @@
+"""Matches of one bot against scripted players: the games, and the figures bench_match.py prints.
+
+Written apart from the bots' code: a game is played through the engine's public API
+(`new_game`, `first_open_seat`, `apply_index`), the bot under test is built by name with
+`make_agent` (any `--bots` name) and the scripted players through the custom-player adapter
+(`FILE.py:CLASS`), which shows them only their seat's view. Game g of a match seats the bot at
+seat g mod players, so no seat's advantage counts for it; its seed is first_seed + g.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the benchmarks run as scripts from the repository
+    sys.path.insert(0, str(ROOT))
+
+from interpreter.agents import bot_seed, make_agent  # noqa: E402
+from interpreter.agents.custom import is_custom, load_player  # noqa: E402
+from interpreter.core.engine import Engine  # noqa: E402
+from interpreter.load.loader import load_game  # noqa: E402
+
+SCRIPTED = Path(__file__).resolve().parent / "scripted"
+
+
+@dataclass(frozen=True)
+class Match:
+    """What decides a match's games."""
+
+    game: str
+    variant: str | None
+    players: int
+    bot: str           # any --bots name
+    against: str       # a scripted player's spec, FILE.py:CLASS, at every other seat
+    games: int
+    first_seed: int
+    cap: int = 20_000
+
+
+@dataclass
+class Outcome:
+    """One game, seen from the bot under test."""
+
+    index: int
+    seat: int
+    finished: bool
+    won: bool
+    shared: bool
+    score: int | None
+    cpu: list[float] = field(default_factory=list)   # the bot's CPU seconds, decision by decision
+
+
+def default_against(game: str) -> str:
+    """The scripted player of a game: the first class with a `choose` in benchmarks/scripted/GAME.py."""
+    path = SCRIPTED / f"{Path(game).name}.py"
+    if not path.is_file():
+        raise ValueError(f"no scripted player for {game}: no {path} (give --against FILE.py:CLASS)")
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(isinstance(f, ast.FunctionDef) and f.name == "choose"
+                                                  for f in node.body):
+            spec = f"{path}:{node.name}"
+            load_player(spec)
+            return spec
+    raise ValueError(f"{path} defines no class with a choose method (give --against FILE.py:CLASS)")
+
+
+_ENGINES: dict[tuple[str, str | None], Engine] = {}
+
+
+def _engine(game: str, variant: str | None) -> Engine:
+    found = _ENGINES.get((game, variant))
+    if found is None:
+        found = _ENGINES[(game, variant)] = Engine(load_game(game, variant))
+    return found
+
+
+def play(match: Match, index: int) -> Outcome:
+    """Game `index` of the match."""
+    engine = _engine(match.game, match.variant)
+    seed = match.first_seed + index
+    seat_of_bot = index % match.players
+    agents = [make_agent(match.bot if s == seat_of_bot else match.against, bot_seed(seed, s))
+              for s in range(match.players)]
+    state = engine.new_game(match.players, seed)
+    cpu: list[float] = []
+    while state["result"] is None and state["decisions"] < match.cap:
+        seat = engine.first_open_seat(state)
+        if seat == seat_of_bot:
+            start = time.process_time()
+            k = agents[seat].pick(engine, state, seat)
+            cpu.append(time.process_time() - start)
+        else:
+            k = agents[seat].pick(engine, state, seat)
+        engine.apply_index(state, seat, k)
+    result = state["result"]
+    winners = list(result["winners"]) if result is not None else []
+    field_name = engine.game.score_field
+    score = int(state["seat"][field_name][seat_of_bot]) if field_name else None
+    return Outcome(index, seat_of_bot, result is not None, seat_of_bot in winners,
+                   seat_of_bot in winners and len(winners) > 1, score, cpu)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of wins in n games."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summary(match: Match, outcomes: list[Outcome]) -> dict[str, Any]:
+    """The match's figures as plain data (one JSON line of the README's table)."""
+    n = len(outcomes)
+    wins = sum(o.won for o in outcomes)
+    low, high = wilson(wins, n)
+    fair = 1 / match.players
+    scored = [o for o in outcomes if o.score is not None]
+    cpu = [c for o in outcomes for c in o.cpu]
+    ms = [c * 1000 for c in cpu]
+    return {
+        "game": match.game, "variant": match.variant, "players": match.players, "bot": match.bot,
+        "against": match.against, "games": n, "first_seed": match.first_seed, "wins": wins,
+        "shared_wins": sum(o.shared for o in outcomes), "unfinished": sum(not o.finished for o in outcomes),
+        "win_rate": round(wins / n, 4) if n else None, "win_rate_ci95": [round(low, 4), round(high, 4)],
+        "fair_share": round(fair, 4), "ratio": round(wins / n / fair, 3) if n else None,
+        "ratio_ci95": [round(low / fair, 3), round(high / fair, 3)],
+        "score_at_most_zero": round(sum(o.score <= 0 for o in scored if o.score is not None) / len(scored), 4)
+        if scored else None,
+        "decisions": len(cpu),
+        "cpu_ms_per_decision": {"median": round(statistics.median(ms), 3) if ms else None,
+                                "max": round(max(ms), 3) if ms else None},
+    }
+
+
+def lines(data: dict[str, Any]) -> list[str]:
+    """The figures for people."""
+    games = data["games"]
+    low, high = data["win_rate_ci95"]
+    where, _, cls = data["against"].rpartition(":")
+    against = f"{Path(where).name}:{cls}" if where and is_custom(data["against"]) else data["against"]
+    title = f"{data['game']}{' (' + data['variant'] + ')' if data['variant'] else ''}, {data['players']} players: " \
+            f"{data['bot']} vs {data['players'] - 1} x {against}"
+    out = [title,
+           f"  games {games} (seeds {data['first_seed']}..{data['first_seed'] + games - 1}, the bot's seat rotated), "
+           f"unfinished {data['unfinished']}",
+           f"  wins {data['wins']} = {100 * (data['win_rate'] or 0):.1f} % (95 % Wilson {100 * low:.1f}–{100 * high:.1f} %)"
+           f"{', ' + str(data['shared_wins']) + ' shared' if data['shared_wins'] else ''}",
+           f"  fair share {100 * data['fair_share']:.1f} %: ratio {data['ratio']:.2f} "
+           f"({data['ratio_ci95'][0]:.2f}–{data['ratio_ci95'][1]:.2f})"]
+    if data["score_at_most_zero"] is not None:
+        out.append(f"  the bot's seat ended at a score <= 0 in {100 * data['score_at_most_zero']:.1f} % of games")
+    cpu = data["cpu_ms_per_decision"]
+    if cpu["median"] is not None:
+        out.append(f"  the bot's CPU per decision: median {cpu['median']:.2f} ms, max {cpu['max']:.2f} ms "
+                   f"({data['decisions']} decisions)")
+    return out
