@@ -144,8 +144,8 @@ class Table:
         self.tokens: list[int] = list(view["node"]["tokens"])
         self.prompt = str((view.get("pending") or {}).get("prompt", ""))
         leader = max(self.score)
-        # Moves left in the game, roughly: the table scores about 1.2 points a move between them.
-        self.moves_left = max(0.0, (self.b.target - leader) * self.n / (1.2 * self.n + 1.0))
+        # Moves left in the game, roughly: the leader gains about half a point per move of the table.
+        self.moves_left = max(0.0, (self.b.target - leader) * 1.8)
 
     def shop_of(self, cell: int | None) -> int | None:
         return None if cell is None else self.b.shop_at.get(cell)
@@ -264,12 +264,13 @@ class CityPlayer:
         price = (t.b.buy_price if parts[0] == "buy" else t.b.expand_price)[kind]
         if t.score[t.me] >= t.b.target - 8:
             return -1.0  # near the finish every point counts towards it
-        return self._earning(t, shop) - price * 1.25
+        return self._earning(t, shop) - price
 
     def _earning(self, t: Table, shop: int) -> float:
         """What one more token on `shop` should earn before the game ends."""
         cell = t.b.front[shop]
-        per_move = t.b.traffic[cell] * 1.1
+        # Moves end in front of a shop at about its share of traffic, and more often when we move.
+        per_move = t.b.traffic[cell] * 2.5
         if shop in t.b.store:
             per_move *= 1.8
         value = per_move * t.moves_left
