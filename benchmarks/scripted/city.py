@@ -90,7 +90,7 @@ def board() -> Board:
             shop_at[ia] = ib
         elif d.get("kind") == "beside":
             beside[ia].append(ib)
-    t = {name: value for name, (_, value) in game.world.tables.items()}
+    t: dict[str, Any] = {name: value for name, (_, value) in game.world.tables.items()}
     b = Board(
         ids, index, {k: tuple(v) for k, v in exits.items()},
         frozenset(i for i, a in attrs.items() if a.get("crossing")),

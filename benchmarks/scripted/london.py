@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
+from collections.abc import Mapping
 from typing import Any
 
 from interpreter.load.loader import load_game
@@ -87,7 +88,7 @@ def static() -> Static:
     """The game's printed data, read once from the shipped files."""
     game = load_game("london")
     comps = game.world.components
-    c = comps["card"].attr_values
+    c: Mapping[str, Any] = comps["card"].attr_values
     cards = tuple(Card(
         str(cid), str(c["name"][i]), str(c["colour"][i]), str(c["kind"][i]), int(c["play_cost"][i]),
         int(c["prestige"][i]), str(c["activation"][i]), int(c["activation_cost"][i]), int(c["money"][i]),
@@ -95,13 +96,13 @@ def static() -> Static:
         bool(c["spend_any_colour"][i] or c["peek"][i] or c["extra_draws"][i] or c["may_swap"][i]
              or c["loan_bonus"][i]))
         for i, cid in enumerate(comps["card"].ids))
-    d = comps["district"].attr_values
+    d: Mapping[str, Any] = comps["district"].attr_values
     districts = tuple(District(
         str(did), str(d["name"][i]), d["bank"][i] == "north", bool(d["thames"][i]), int(d["cost"][i]),
         int(d["draw"][i]), int(d["prestige_now"][i]), int(d["poverty_discard"][i]), int(d["money_bonus"][i]),
         int(d["play_cost_discount"][i]), int(d["hand_limit_bonus"][i]))
         for i, did in enumerate(comps["district"].ids))
-    t = {name: value for name, (_, value) in game.world.tables.items()}
+    t: dict[str, Any] = {name: value for name, (_, value) in game.world.tables.items()}
     return Static(cards, {x.id: i for i, x in enumerate(cards)}, districts,
                   {x.id: i for i, x in enumerate(districts)}, int(t["loan_repay"]),
                   int(t["money_per_prestige"]), int(t["unpaid_loan_penalty"]))
@@ -236,7 +237,8 @@ class Position:
         c = self.card(i)
         if c.kind != "project":
             return 0.0
-        discount = self.top_district().play_cost_discount if self.top_district() else 0
+        top = self.top_district()
+        discount = top.play_cost_discount if top else 0
         cost = max(0, c.play_cost - discount)
         gain = max(0.0, self.effect(c, deep) - self.static_price(c))
         value = c.prestige + self.future_uses(c) * gain - cost * self.money_value
