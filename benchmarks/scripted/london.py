@@ -30,7 +30,8 @@ View = dict[str, Any]
 
 POVERTY = 1.6           # prestige lost per poverty point, roughly (the end table is steeper above 5)
 DECK_CARD = 1.0         # what an unknown card from the deck is worth in hand, on average
-OPEN = "none"
+FEW_PILES = 4           # piles a project works with before more cost more than they bring
+ACTIVATION_POVERTY = 0.7  # the share of POVERTY an activation's poverty counts for: all gain it
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,11 @@ class Position:
         # My turns left, roughly: every turn takes at least one card, some take four.
         self.turns_left = 0.0 if self.final else self.deck / (self.n * 1.5) + 1
         self.uses_left = max(0.0, min(4.0, self.turns_left / 3.5))
-        self.money_value = 1 / self.s.money_per_prestige + (0.2 if self.turns_left > 3 else 0.0)
+        # Money is prestige at the end; before that it pays for cards and districts, the more
+        # so when there is little of it.
+        self.money_value = 1 / self.s.money_per_prestige
+        if self.turns_left > 3 and self.money < 20:
+            self.money_value += 0.2 + (0.3 if self.money < 5 else 0.0)
         self._free_pile: bool | None = None
         self._hand_values: dict[int, float] = {}
 
@@ -250,7 +255,7 @@ class Position:
             spend = self.cheapest_spend(i)
         value -= spend
         if not self.free_pile():
-            value -= POVERTY * self.uses_left * 0.6
+            value -= self.new_pile_cost() * 0.7
         return value
 
     def static_price(self, c: Card) -> float:
@@ -291,6 +296,13 @@ class Position:
             return 2.0
         return max(0.3, 0.6 * self.play_value(i, spend=0.5))
 
+    def new_pile_cost(self) -> float:
+        """One more pile: a poverty at every activation to come. A project needs a few piles to
+        activate several cards at once; past that, each new one is poverty for little."""
+        if len(self.piles) < FEW_PILES:
+            return POVERTY * 0.5
+        return POVERTY * (1.0 + self.uses_left)
+
     def free_pile(self) -> bool:
         """Whether a pile can be covered at no loss (its top spent, face down, or only prestige)."""
         if self._free_pile is None:
@@ -306,7 +318,7 @@ class Position:
             return 3.0
         if c.activation == "never":
             return 0.0
-        return 0.5 + self.future_uses(c) * max(0.0, self.effect(c, deep=False) - self.static_price(c))
+        return 1.5 + self.future_uses(c) * max(0.0, self.effect(c, deep=False) - self.static_price(c)) * 1.5
 
     def district_value(self, d: District) -> float:
         value = d.prestige_now + self.poverty_gone(d.poverty_discard) - d.cost * self.money_value
@@ -428,7 +440,7 @@ class LondonPlayer:
             total += money * pos.money_value + prestige - poverty * POVERTY
         hand_free = any(t.name == "Public Houses" for t in pos.visible())
         gained = len(pos.piles) + pos.loans + (0 if hand_free else len(pos.hand) - len(spent))
-        return total - POVERTY * gained * 0.8 - 1.0
+        return total - POVERTY * ACTIVATION_POVERTY * gained
 
     def _source(self, pos: Position, options: Options) -> int:
         # A development-board card when it beats an unknown card from the deck.
@@ -480,7 +492,7 @@ class LondonPlayer:
         def score(oid: str) -> float:
             p = int(oid.split(":", 1)[1])
             if p < 0:
-                return -POVERTY * max(0.5, pos.uses_left) * 0.8
+                return -pos.new_pile_cost()
             return -pos.cover_loss(p)
         return self._best(options, score)
 
