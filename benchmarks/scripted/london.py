@@ -268,7 +268,8 @@ class Position:
     def loan_cost(self, short: int) -> float:
         loans = -(-short // 10)
         if self.turns_left < 3:
-            return loans * self.s.unpaid_loan_penalty
+            # Too late to repay: the penalty, and the loan's money is gone into what it bought.
+            return loans * (self.s.unpaid_loan_penalty + 3.0)
         return loans * (2.0 + POVERTY * self.uses_left * 0.8)
 
     def cheapest_spend(self, i: int) -> float:
@@ -407,7 +408,7 @@ class LondonPlayer:
                 return -5.0
             # A second card is played too when it pays, and each played card leaves two cards fewer in hand.
             value = best[0] + max(0.0, best[1] if len(best) > 1 else 0.0) * 0.7
-            if pos.turns_left < 2:
+            if pos.turns_left < 2 and value > 0:
                 value += 2.0
             return value
         if action == "activate":
