@@ -65,9 +65,11 @@ class Board:
         return result
 
     def turns(self, cell: int, heading: str) -> list[Way]:
+        """The ways on from `cell` for a piece heading `heading`: any but back."""
         return [w for w in self.exits[cell] if w[1] != OPPOSITE[heading]]
 
     def kind(self, shop: int) -> str:
+        """The price-table key of a shop: "store" or "small"."""
         return "store" if shop in self.store else "small"
 
 
@@ -148,6 +150,7 @@ class Table:
         self.moves_left = max(0.0, (self.b.target - leader) * 1.8)
 
     def shop_of(self, cell: int | None) -> int | None:
+        """The shop in front of a street cell, if any."""
         return None if cell is None else self.b.shop_at.get(cell)
 
     def weight(self, seat: int) -> float:
@@ -182,6 +185,7 @@ class Table:
         return owner, points
 
     def free(self, cell: int, moving: str) -> bool:
+        """Whether `cell` is free for the piece `moving` to stop on."""
         return all(c != cell for p, c in self.at.items() if p != moving)
 
 

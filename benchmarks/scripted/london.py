@@ -138,7 +138,6 @@ class Position:
         self.tops: list[int | None] = seats["tops"][self.me]
         self.my_districts: list[int] = seats["districts"][self.me]
         self.face_up: list[bool] = view["components"]["card"]["face_up"]
-        self.stored: list[int] = view["components"]["card"]["stored"]
         g = view["global"]
         self.deck = len(g["deck"])
         self.board: list[int] = list(g["top_row"]) + list(g["bottom_row"])
@@ -157,12 +156,15 @@ class Position:
 
     # ---------------------------------------------------------------- cards
     def card(self, i: int) -> Card:
+        """The printed data of card `i`."""
         return self.s.cards[i]
 
     def visible(self) -> list[Card]:
+        """Our face-up pile tops: the cards whose abilities count now."""
         return [self.card(t) for t in self.tops if t is not None]
 
     def top_district(self) -> District | None:
+        """Our last district bought, the only one whose ability counts."""
         return self.s.districts[self.my_districts[-1]] if self.my_districts else None
 
     def poverty_gone(self, amount: int) -> float:
@@ -259,6 +261,7 @@ class Position:
         return value
 
     def static_price(self, c: Card) -> float:
+        """What an activation of `c` usually costs: its money, or a middling card from hand."""
         if c.activation == "money":
             return c.activation_cost * self.money_value
         if c.activation in ("discard", "discard_blue"):
@@ -266,6 +269,7 @@ class Position:
         return 0.0
 
     def loan_cost(self, short: int) -> float:
+        """What the loans taken to pay `short` money cost: poverty at each activation, 15 to repay."""
         loans = -(-short // 10)
         if self.turns_left < 3:
             # Too late to repay: the penalty, and the loan's money is gone into what it bought.
@@ -273,6 +277,7 @@ class Position:
         return loans * (2.0 + POVERTY * self.uses_left * 0.8)
 
     def cheapest_spend(self, i: int) -> float:
+        """The least valuable card that may be discarded to play card `i` (99 when none)."""
         c = self.card(i)
         if not c.needs_spend:
             return 0.0
@@ -311,6 +316,7 @@ class Position:
         return self._free_pile
 
     def cover_loss(self, p: int) -> float:
+        """What covering pile `p` loses: nothing for a spent or prestige-only top, else its uses."""
         top = self.piles[p][-1]
         c = self.card(top)
         if not self.face_up[top]:
@@ -322,6 +328,7 @@ class Position:
         return 1.5 + self.future_uses(c) * max(0.0, self.effect(c, deep=False) - self.static_price(c)) * 1.5
 
     def district_value(self, d: District) -> float:
+        """What buying district `d` now is worth, its price and the top district it covers included."""
         value = d.prestige_now + self.poverty_gone(d.poverty_discard) - d.cost * self.money_value
         value += d.draw * (DECK_CARD if self.turns_left > 4 and len(self.hand) < 7 else -0.5)
         money, prestige, poverty = DISTRICT_ACTIVATION.get(d.name, (0, 0, 0))
