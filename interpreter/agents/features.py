@@ -382,12 +382,25 @@ class FeatureSpace:
         runtime = self.engine.runtime
         runtime.bind(masked_reading(self.engine, state, seat))
         seats = range(state["seats"])
-        return [[float(sum(w * f(runtime, s) for f, w in terms)) for s in seats] for _, terms in evaluations]
+        return [[_judge(runtime, terms, s) for s in seats] for _, terms in evaluations]
 
     def evaluation_terms(self, terms: tuple[tuple[str, float], ...]) -> list[tuple[Callable[..., Any], float]]:
         """A declared evaluation's formulas, compiled, with their weights."""
         formulas = self.engine.program.formulas
         return [(formulas[formula][0], w) for formula, w in terms]
+
+
+def _judge(runtime: Any, terms: list[tuple[Callable[..., Any], float]], seat: int) -> float | None:
+    """A seat's value by an evaluation, or None when the formulas cannot be computed from what is seen.
+
+    The formulas were written for whole states: on one where another seat's hand is blanked they may
+    fail (a table looked up with a blank card). That seat's value is then unknown, like any hidden
+    number, rather than guessed.
+    """
+    try:
+        return float(sum(w * f(runtime, seat) for f, w in terms))
+    except Exception:
+        return None
 
 
 def lead(values: list[float | None], seat: int) -> float:

@@ -6,7 +6,8 @@ turn), as greedy does: the other seats answer at random (their answers are unkno
 own further answers in that phase are each tried, the best counting, while a budget of positions
 allows. It then reads the learned value (value.py) of where that leaves it, from its own view only;
 a game that ends there counts by its result. Where the outcome depended on chance (a roll, a draw,
-the others' answers), a few samples are averaged; where it did not, one is enough.
+the others' answers), a few samples are averaged, as many as the budget of positions allows; where
+it did not, one is enough.
 
 Ties go to the bot's seeded generator; with `explore` > 0 (self-play while training) it sometimes
 answers at random instead, from the same generator, so its games stay reproducible. A game without
@@ -26,8 +27,8 @@ from .greedy import GreedyAgent
 from .seeding import decision_stream, mix
 from .value import LearnedValue, ValueFileError, final_scores, learned_value, result_target
 
-# Positions judged, at most, for one decision of one sample: the seat's own further answers in the
-# same phase are each tried while this allows (past it they are answered at random).
+# Positions judged for one decision: the seat's own further answers in the same phase are each
+# tried while this allows (past it they are answered at random), and samples are added within it.
 LEAF_BUDGET = 96
 # Samples added, at most, when some failed (rules that cannot continue from a sampled hidden state).
 RETRIES = 4
@@ -96,8 +97,9 @@ class ValueAgent:
         counted = [0] * n
         failure: RuleError | None = None
         depth = len(state["stack"])
-        d = 0
-        # More samples than asked for only when some failed (see below), and never without end.
+        d = judged = 0
+        # More samples than asked for only when some failed (see below), and never without end; a
+        # further sample only while the decision's budget of positions is not spent.
         while d < self.samples + (RETRIES if failure is not None else 0):
             base = info.sample(mix(stream, 2 * d + 2))
             judge = _Judge(engine, value, seat, self.profile, depth, mix(stream, 2 * d + 3))
@@ -115,7 +117,8 @@ class ValueAgent:
                 totals[k] += v
                 counted[k] += 1
             d += 1
-            if not judge.chancy and all(counted):
+            judged += max(n, len(judge.rows))
+            if (not judge.chancy and all(counted)) or (judged + judged // d > self.budget and all(counted)):
                 break
         if failure is not None and not any(counted):
             raise failure

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..core.game import Game
 from ..core.state import default_names
+from .lineup import all_random
 from .parallel import BatchResult
 from .statistics import Moments, quantiles, wilson
 from .tally import BRANCHING_SCALE, Tally
@@ -55,6 +56,11 @@ def rate_figure(successes: int, trials: int) -> dict[str, Any]:
             "count": successes, "of": trials}
 
 
+# Said with the figures of a batch in which every seat answered at random.
+RANDOM_ONLY = ("every seat is a random bot: these figures say how the rules play at random, not how people "
+               "play them (the default, --bots bot, plays the game's trained bots)")
+
+
 def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
     """Every figure of a batch, as JSON-ready data."""
     spec, t = result.spec, result.tally
@@ -69,6 +75,7 @@ def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
         "tool": "cityrules", "version": tool_version(),
         "game": game.name, "title": game.title, "variant": game.variant,
         "seats": k, "names": default_names(k), "bots": list(spec.bots), "rotate": spec.rotate,
+        "warning": RANDOM_ONLY if all_random(spec.bots) else None,
         "seeds": {"first": spec.first_seed, "last": spec.first_seed + spec.games - 1, "asked": spec.games,
                   "played": [list(r) for r in result.seed_ranges]},
         "cap": spec.cap, "restrictions": [r.text for r in spec.restrictions], "interrupted": result.interrupted,

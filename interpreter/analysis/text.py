@@ -61,6 +61,8 @@ def batch_lines(data: dict[str, Any]) -> list[str]:
     rotate = ", rotated" if data["rotate"] else ""
     lines = [printable(f"{data['title']}{variant}: {data['games']} games, {k} players ({bots} bots{rotate}), "
                        f"seeds {seed_text(data['seeds']['played'])}")]
+    if data.get("warning"):
+        lines.append(f"  note: {data['warning']}")
     if data["restrictions"]:
         lines.append("  restricted play: " + ", ".join(
             printable(f"{names[int(r.split(':', 1)[0])]} may not choose {r.split(':', 1)[1]}")

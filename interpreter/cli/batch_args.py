@@ -10,7 +10,7 @@ from typing import Iterator
 from ruledsl.printable import printable
 
 from ..analysis.batch import BatchSpec
-from ..analysis.lineup import all_random, known_bots, parse_lineup, untrained
+from ..analysis.lineup import known_bots, parse_lineup, untrained
 from ..analysis.parallel import BACKENDS, BatchResult, Progress, default_jobs, run_batch
 from ..analysis.restrict import parse_restrictions
 from ..core.decision import DEFAULT_CAP
@@ -84,9 +84,6 @@ def batch_spec(args: argparse.Namespace, game: Game, restrictions: list[str] | N
     problem = untrained(lineup, Engine(game), given=bool(bots or args.bots))
     if problem is not None:
         raise UsageError(problem)
-    if all_random(lineup):
-        print("note: every seat is a random bot: these figures say how the rules play at random, not how "
-              "people play them (--bots bot plays the game's trained bots)", file=sys.stderr)
     return BatchSpec(str(game.folder.resolve()), game.variant, seats, lineup,
                      args.seed, args.n, args.cap, parse_restrictions(restrictions, seats),
                      args.rotate if rotate is None else rotate, journals, keep_games, tuple(args.option or ()),

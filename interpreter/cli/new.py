@@ -25,6 +25,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     print(f"Wrote a new game in {shown}. Try it:\n"
           f"  cityrules validate {shown}\n"
           f"  cityrules play {shown} --seats human,bot\n"
+          f"  cityrules simulate {shown} -n 100 --bots random\n"
+          f"  cityrules train {shown}\n"
           f"  cityrules simulate {shown} -n 100\n"
           f"  cityrules test {shown}\n"
           "Then follow docs/tutorial.md to make it your own game.")

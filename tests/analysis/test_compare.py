@@ -22,7 +22,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_two_identical_folders_show_nothing_significant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     copy = tmp_path / "copy"
     shutil.copytree(ROOT / "games" / "downtown", copy)
-    code, out, _ = run(capsys, "compare", "downtown", str(copy), "-n", "30", "--jobs", "1", "--json")
+    code, out, _ = run(capsys, "compare", "--bots", "random", "downtown", str(copy), "-n", "30", "--jobs", "1", "--json")
     assert code == 0
     data = json.loads(out)
     names = {m["name"] for m in data["metrics"]}
@@ -35,7 +35,7 @@ def test_two_identical_folders_show_nothing_significant(tmp_path: Path, capsys: 
 
 def test_a_restricted_seat_shows_a_significant_change(capsys: pytest.CaptureFixture[str]) -> None:
     # Ana may buy one parcel at a time only: among random bots that overspend, she keeps more money.
-    code, out, _ = run(capsys, "compare", "downtown", "--restrict", "0:parcels:[23]", "-n", "400", "--jobs", "2")
+    code, out, _ = run(capsys, "compare", "--bots", "random", "downtown", "--restrict", "0:parcels:[23]", "-n", "400", "--jobs", "2")
     assert code == 0
     assert "B: Downtown, restricted 0:parcels:[23]" in out
     assert "Significant changes:" in out and "Ana's final money rises by" in out
@@ -44,5 +44,5 @@ def test_a_restricted_seat_shows_a_significant_change(capsys: pytest.CaptureFixt
 
 
 def test_compare_needs_something_to_differ(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "compare", "downtown", "-n", "5")
+    code, _, err = run(capsys, "compare", "--bots", "random", "downtown", "-n", "5")
     assert code == 2 and "give two games, or one game with --variant or --restrict" in err

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_ray_backend_gives_the_same_figures_as_one_process(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["simulate", "downtown", "-n", "12", "--players", "3", "--json"]
+    args = ["simulate", "--bots", "random", "downtown", "-n", "12", "--players", "3", "--json"]
     assert main([*args, "--jobs", "1"]) == 0
     local = json.loads(capsys.readouterr().out)
     done = subprocess.run([sys.executable, "-m", "interpreter.cli", *args, "--backend", "ray"], cwd=ROOT,

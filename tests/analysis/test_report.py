@@ -38,7 +38,7 @@ def plots_loaded(dom: str) -> tuple[str, list[str]]:
 
 def test_report_page_loads_every_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report"
-    assert main(["report", "downtown", "-n", "30", "--jobs", "1", "-o", str(out)]) == 0
+    assert main(["report", "--bots", "random", "downtown", "-n", "30", "--jobs", "1", "-o", str(out)]) == 0
     assert "report written to" in capsys.readouterr().out
     page = out / "index.html"
     text = page.read_text()
@@ -52,7 +52,7 @@ def test_report_page_loads_every_plot(tmp_path: Path, capsys: pytest.CaptureFixt
 
 def test_a_missing_plot_is_seen_as_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report"
-    assert main(["report", "city", "-n", "4", "--jobs", "1", "-o", str(out)]) == 0
+    assert main(["report", "--bots", "random", "city", "-n", "4", "--jobs", "1", "-o", str(out)]) == 0
     (out / "scores.png").unlink()
     count, marks = plots_loaded(rendered_dom(out / "index.html"))
     assert count == "4/5" and marks.count("no") == 1
@@ -60,7 +60,7 @@ def test_a_missing_plot_is_seen_as_missing(tmp_path: Path, capsys: pytest.Captur
 
 def test_compare_report_puts_both_sides_in_every_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cmp"
-    assert main(["compare", "downtown", "--restrict", "0:use_lobby:yes", "-n", "20", "--jobs", "1",
+    assert main(["compare", "--bots", "random", "downtown", "--restrict", "0:use_lobby:yes", "-n", "20", "--jobs", "1",
                  "--report", str(out)]) == 0
     count, marks = plots_loaded(rendered_dom(out / "index.html"))
     assert count == "6/6" and marks == ["yes"] * 6

@@ -62,7 +62,7 @@ def test_variant_is_added_with_the_file_otherwise_unchanged(tmp_path: Path) -> N
 def test_tune_finds_values_and_writes_a_playable_variant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "downtown"
     shutil.copytree(ROOT / "games" / "downtown", folder)
-    code = main(["tune", str(folder), "--vary", "max_parcels.4=1..3", "--target", "rounds:10..11",
+    code = main(["tune", "--bots", "random", str(folder), "--vary", "max_parcels.4=1..3", "--target", "rounds:10..11",
                  "--trials", "4", "-n", "30", "--jobs", "1", "--players", "4", "--name", "short", "--json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
@@ -77,4 +77,4 @@ def test_tune_finds_values_and_writes_a_playable_variant(tmp_path: Path, capsys:
     assert written["max_parcels"][4] == data["best"]["values"]["max_parcels.4"]
     assert written["max_parcels"][3] == 3            # the rest of the table as the game has it
     assert load_game(str(folder), "short").variant == "short"
-    assert main(["simulate", str(folder), "--variant", "short", "-n", "3", "--jobs", "1"]) == 0
+    assert main(["simulate", "--bots", "random", str(folder), "--variant", "short", "-n", "3", "--jobs", "1"]) == 0

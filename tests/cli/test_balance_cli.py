@@ -26,7 +26,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_json_names_what_it_covers_and_gives_intervals(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "downtown", "-n", "16", "--players", "3", "--seed", "4", "--json",
+    code, out, _ = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "16", "--players", "3", "--seed", "4", "--json",
                        "--jobs", "2")
     assert code == 0
     data = json.loads(out)
@@ -45,7 +45,7 @@ def test_json_names_what_it_covers_and_gives_intervals(capsys: pytest.CaptureFix
 
 
 def test_text_says_plainly_why_win_rates_pass_100(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "downtown", "-n", "60", "--jobs", "1")
+    code, out, _ = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "60", "--jobs", "1")
     assert code == 0
     data_line = next(line for line in out.splitlines() if "Shared wins" in line)
     assert "every winner counts, so the win rates add up to" in data_line
@@ -54,22 +54,22 @@ def test_text_says_plainly_why_win_rates_pass_100(capsys: pytest.CaptureFixture[
 
 
 def test_restriction_errors_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "simulate", "downtown", "-n", "2", "--restrict", "7:use_lobby:yes")
+    code, _, err = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "2", "--restrict", "7:use_lobby:yes")
     assert code == 2 and "there is no seat 7 in a 4-player game" in err
-    code, _, err = run(capsys, "simulate", "downtown", "-n", "2", "--restrict", "use_lobby")
+    code, _, err = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "2", "--restrict", "use_lobby")
     assert code == 2 and "write SEAT:PATTERN" in err
     code, _, err = run(capsys, "simulate", "downtown", "-n", "2", "--bots", "random,wizard")
     assert code == 2 and "unknown bot 'wizard'" in err
 
 
 def test_restriction_that_leaves_no_option_is_said(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "downtown", "-n", "2", "--jobs", "1", "--restrict", "1:side:*")
+    code, out, _ = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "2", "--jobs", "1", "--restrict", "1:side:*")
     assert code == 0
     assert "Restriction left a seat no option" in out and "those decisions were played freely" in out
 
 
 def test_ctrl_c_stops_the_batch_and_reports_what_finished() -> None:
-    proc = subprocess.Popen([*CLI, "simulate", "london", "-n", "5000", "--jobs", "2", "--json"], cwd=ROOT,
+    proc = subprocess.Popen([*CLI, "simulate", "--bots", "random", "london", "-n", "5000", "--jobs", "2", "--json"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     time.sleep(6)
@@ -84,7 +84,7 @@ def test_ctrl_c_stops_the_batch_and_reports_what_finished() -> None:
 
 def test_progress_bar_on_a_terminal() -> None:
     master, slave = os.openpty()
-    proc = subprocess.Popen([*CLI, "simulate", "downtown", "-n", "300", "--jobs", "1"], cwd=ROOT,
+    proc = subprocess.Popen([*CLI, "simulate", "--bots", "random", "downtown", "-n", "300", "--jobs", "1"], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=slave, text=True)
     os.close(slave)
     seen = b""
@@ -107,13 +107,13 @@ def test_progress_bar_on_a_terminal() -> None:
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "simulate", "downtown", "-n", "5", "--jobs", "1")
+    code, _, err = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "5", "--jobs", "1")
     assert code == 0 and err == ""
 
 
 @pytest.mark.parametrize("game", ["downtown", "city", "london"])
 def test_every_figure_for_every_shipped_game(game: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", game, "-n", "6", "--jobs", "1", "--json")
+    code, out, _ = run(capsys, "simulate", "--bots", "random", game, "-n", "6", "--jobs", "1", "--json")
     assert code == 0
     data = json.loads(out)
     assert data["games"] == 6 and len(data["win_rate_ci"]) == data["seats"]
@@ -124,7 +124,7 @@ def test_every_figure_for_every_shipped_game(game: str, capsys: pytest.CaptureFi
     assert data["options"] and all(o["win_rate_ci"] for o in data["options"] if o["seat_games"])
     assert data["economy"], "every shipped game has a ledger field"
     # The text says the same in words.
-    code, text, _ = run(capsys, "simulate", game, "-n", "6", "--jobs", "1")
+    code, text, _ = run(capsys, "simulate", "--bots", "random", game, "-n", "6", "--jobs", "1")
     for words in ("95 % CI", "Shared wins", "First-seat advantage", "Winning margin", "Game length",
                   "Lead changes per game", "Unfinished games", "Options (", "Economy ("):
         assert words in text, (game, words)

@@ -62,7 +62,7 @@ def test_validate_unknown_path_is_a_usage_error(capsys: pytest.CaptureFixture[st
 
 
 def test_simulate_reports_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "downtown", "-n", "20", "--players", "4", "--seed", "5", "--json")
+    code, out, _ = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "20", "--players", "4", "--seed", "5", "--json")
     data = json.loads(out)
     assert code == 0 and data["games"] == 20 and data["unfinished"] == 0
     assert sum(data["wins"]) >= 20
@@ -71,7 +71,7 @@ def test_simulate_reports_figures(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_simulate_journals_replay_identically(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, _ = run(capsys, "simulate", "downtown", "-n", "3", "--players", "5", "--journals", str(tmp_path))
+    code, _, _ = run(capsys, "simulate", "--bots", "random", "downtown", "-n", "3", "--players", "5", "--journals", str(tmp_path))
     assert code == 0
     files = sorted(tmp_path.glob("*.json"))
     assert len(files) == 3

@@ -43,15 +43,15 @@ def test_games_lists_seat_ranges_and_variants() -> None:
 
 
 @pytest.mark.parametrize("args, expected", [
-    (["simulate", "downtown", "-n", "-5"], "argument -n: -5 is too small: a number of games, at least 1"),
-    (["simulate", "downtown", "-n", "0"], "argument -n: 0 is too small"),
-    (["simulate", "downtown", "-n", "١"], "argument -n: '١' is not a number of games"),
-    (["simulate", "downtown", "--cap", "0"], "argument --cap: 0 is too small"),
-    (["simulate", "downtown", "--cap", "-1"], "argument --cap: -1 is too small"),
-    (["simulate", "downtown", "--cap", "-5"], "argument --cap: -5 is too small"),
-    (["simulate", "downtown", "--players", "0"], "argument --players: 0 is too small"),
-    (["simulate", "downtown", "--players", "9"], "Downtown is for 3 to 6 players, not 9"),
-    (["simulate", "downtown", "--seed", "x"], "argument --seed: 'x' is not the first seed"),
+    (["simulate", "--bots", "random", "downtown", "-n", "-5"], "argument -n: -5 is too small: a number of games, at least 1"),
+    (["simulate", "--bots", "random", "downtown", "-n", "0"], "argument -n: 0 is too small"),
+    (["simulate", "--bots", "random", "downtown", "-n", "١"], "argument -n: '١' is not a number of games"),
+    (["simulate", "--bots", "random", "downtown", "--cap", "0"], "argument --cap: 0 is too small"),
+    (["simulate", "--bots", "random", "downtown", "--cap", "-1"], "argument --cap: -1 is too small"),
+    (["simulate", "--bots", "random", "downtown", "--cap", "-5"], "argument --cap: -5 is too small"),
+    (["simulate", "--bots", "random", "downtown", "--players", "0"], "argument --players: 0 is too small"),
+    (["simulate", "--bots", "random", "downtown", "--players", "9"], "Downtown is for 3 to 6 players, not 9"),
+    (["simulate", "--bots", "random", "downtown", "--seed", "x"], "argument --seed: 'x' is not the first seed"),
     (["validate", "downtown", "--fuzz", "-1"], "argument --fuzz: -1 is too small"),
     (["play", "downtown", "--seats", "human,bot,bot", "--cap", "0"], "argument --cap: 0 is too small"),
     (["play", "downtown", "--seats", "human,bot,bot", "--names", "Ana,,Ben"], "--names holds an empty name"),
@@ -63,7 +63,7 @@ def test_games_lists_seat_ranges_and_variants() -> None:
     (["play", "downtown", "--seats", ""], "unknown seat kind ''"),
     (["play", "downtown", "--seats", "human,bot"], "Downtown is for 3 to 6 seats, --seats lists 2"),
     (["play", "city", "--variant", "advance"], "City has no variant 'advance' (choices: advanced, "),
-    (["simulate", "downtown", "--variant", "x"], "Downtown has no variant 'x' (choices: none"),
+    (["simulate", "--bots", "random", "downtown", "--variant", "x"], "Downtown has no variant 'x' (choices: none"),
     (["play", "--resume", "latest", "downtown"], "--resume takes the game"),
     (["play", "no-such-game"], "no game 'no-such-game'"),
 ])
@@ -81,8 +81,8 @@ def test_bad_arguments_are_one_line_usage_errors(args: list[str], expected: str,
     ["play", "--help"],
     ["validate", "games/downtown", "games/city", "games/london"],
     ["validate", "games/downtown", "--format", "json"],
-    ["simulate", "downtown", "-n", "3", "--json"],
-    ["simulate", "downtown", "-n", "3"],
+    ["simulate", "--bots", "random", "downtown", "-n", "3", "--json"],
+    ["simulate", "--bots", "random", "downtown", "-n", "3"],
     ["replay", "JOURNAL"],
     ["replay", "JOURNAL", "--json"],
     ["test", "downtown", "-v"],
@@ -92,7 +92,7 @@ def test_bad_arguments_are_one_line_usage_errors(args: list[str], expected: str,
 ])
 def test_no_command_prints_a_traceback_when_its_output_is_closed(args: list[str], tmp_path: Path) -> None:
     journal = tmp_path / "j.json"
-    assert cli("simulate", "downtown", "-n", "1", "--journals", str(tmp_path)).returncode == 0
+    assert cli("simulate", "--bots", "random", "downtown", "-n", "1", "--journals", str(tmp_path)).returncode == 0
     made = next(tmp_path.glob("*.json"))
     args = [str(made) if a == "JOURNAL" else str(journal) if a == "NEW" else str(tmp_path / "g") if a == "NEWGAME"
             else a for a in args]
@@ -127,7 +127,7 @@ def test_a_game_that_never_ends_stops_at_the_cap_as_unfinished(tmp_path: Path) -
     (tmp_path / "main.rules").write_text(
         "phase main:\n    while true:\n        choose x from [1, 2] by seats[0]\n        seats[0].score += x\n"
         "    end winners seats\n", encoding="utf-8")
-    sim = cli("simulate", str(tmp_path), "-n", "1", "--json", timeout=120)
+    sim = cli("simulate", "--bots", "random", str(tmp_path), "-n", "1", "--json", timeout=120)
     assert sim.returncode == 0 and '"unfinished": 1' in sim.stdout
     play = cli("play", str(tmp_path), "--seats", "random,random", "--journal", str(tmp_path / "j.json"), timeout=120)
     assert play.returncode == 0

@@ -58,3 +58,39 @@ def test_mistakes_are_usage_errors(capsys: pytest.CaptureFixture[str], args: lis
     except SystemExit as stop:   # argparse's own checks
         code, err = int(str(stop.code)), capsys.readouterr().err
     assert code == 2 and message in err
+
+
+def _untrained_copy(tmp_path: Path) -> Path:
+    import shutil
+
+    from interpreter.agents.value import FILE_NAME
+    from interpreter.load.games import resolve_game
+
+    folder = tmp_path / "harbour"
+    shutil.copytree(resolve_game("examples/harbour"), folder)
+    (folder / FILE_NAME).unlink(missing_ok=True)
+    return folder
+
+
+def test_the_default_bots_are_the_trained_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "simulate", "examples/harbour", "-n", "2", "--players", "2", "--json")
+    assert code == 0 and json.loads(out)["bots"] == ["bot", "bot"]
+    assert "random" not in err
+
+
+def test_a_game_without_trained_bots_is_refused_with_how_to_train(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _untrained_copy(tmp_path)
+    code, out, err = run(capsys, "simulate", str(folder), "-n", "2", "--players", "2")
+    assert code == 2 and not out
+    assert "cityrules train" in err and "default of --bots" in err and "--bots greedy" in err
+    code, _, _ = run(capsys, "simulate", str(folder), "-n", "1", "--players", "2", "--bots", "greedy")
+    assert code == 0
+
+
+def test_every_seat_random_says_so_with_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "examples/harbour", "-n", "2", "--players", "2", "--bots", "random")
+    assert code == 0 and "note: every seat is a random bot" in out
+    code, out, _ = run(capsys, "simulate", "examples/harbour", "-n", "2", "--players", "2", "--bots", "random,greedy",
+                       "--json")
+    assert code == 0 and json.loads(out)["warning"] is None

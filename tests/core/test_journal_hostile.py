@@ -135,9 +135,9 @@ def test_odd_journal_paths_are_refused_before_the_game_and_leave_nothing(tmp_pat
 
 def test_journals_folder_that_is_a_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "file.txt").write_text("x")
-    _one_line_error(["simulate", "downtown", "-n", "1", "--journals", str(tmp_path / "file.txt")],
+    _one_line_error(["simulate", "--bots", "random", "downtown", "-n", "1", "--journals", str(tmp_path / "file.txt")],
                     "this is a file, not a folder")
-    _one_line_error(["simulate", "downtown", "-n", "1", "--journals", str(tmp_path / "file.txt" / "sub")],
+    _one_line_error(["simulate", "--bots", "random", "downtown", "-n", "1", "--journals", str(tmp_path / "file.txt" / "sub")],
                     "cannot make this folder")
 
 

@@ -55,7 +55,7 @@ def test_play_shows_titles_rule_texts_names_and_typed_answers_escaped(tmp_path: 
 def test_text_replay_shows_log_lines_and_names_escaped(tmp_path: Path) -> None:
     _game(tmp_path)
     journal = tmp_path / "j.json"
-    assert cli("simulate", str(tmp_path), "-n", "1", "--journals", str(tmp_path / "out")).returncode == 0
+    assert cli("simulate", "--bots", "random", str(tmp_path), "-n", "1", "--journals", str(tmp_path / "out")).returncode == 0
     made = next((tmp_path / "out").glob("*.json"))
     data = json.loads(made.read_text())
     data["names"] = [f"Ana{NASTY}", "Ben"]

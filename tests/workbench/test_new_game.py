@@ -38,7 +38,7 @@ def test_it_passes_its_own_scenario(new_game: Path, capsys: pytest.CaptureFixtur
 
 
 def test_it_simulates(new_game: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "orchard", "-n", "40", "--json")
+    code, out, _ = run(capsys, "simulate", "--bots", "random", "orchard", "-n", "40", "--json")
     assert code == 0
     report = json.loads(out)
     assert report["games"] == 40 and report["unfinished"] == 0 and report["mean_rounds"] == 5
