@@ -27,8 +27,9 @@ from . import advice, commands, explain as X, phases, undo as U
 from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu
-from .palette import DIM, HEADING, seat_colour
+from .palette import DIM, HEADING
 from .saved import journal_answer
+from .scores import score_lines
 from .screen import Screens, fitted
 from .terminal import Output, clear_screen
 from ..agents import Agent, bot_seed, make_agent
@@ -318,22 +319,7 @@ class Session:
 
     def cmd_score(self, seat: int) -> bool:
         """`score`: each seat's scored fields, and for a ledger what was paid and gained so far."""
-        v = view(self.engine, self.state, seat)
-        fields = X.scored_fields(self.engine.game)
-        if not fields:
-            self.say("  This game keeps no score that everybody sees.")
-            return False
-        lines = []
-        for i, name in enumerate(v["names"]):
-            line = Text("  ")
-            line.append(printable(name), style=seat_colour(i))
-            for f in fields:
-                line.append(f"  {f.name} {v['seats'][f.name][i]}")
-                ledger = self.state["ledger"].get(f.name)
-                if ledger is not None:
-                    line.append(f" (+{ledger[1][i]} gained, -{ledger[0][i]} paid)", style=DIM)
-            lines.append(line)
-        self.show_lines(lines)
+        self.show_lines(score_lines(self.engine, self.state, seat))
         return False
 
     def checkpoint(self, seat: int) -> None:
