@@ -369,7 +369,7 @@ class Client:
         for name in gone:
             self.say(f"  {name} is disconnected: the table keeps their seat until they join again.")
         for name in back:
-            self.say(f"  {name} is back at the table.")
+            self.say(f"  {name} has joined the table.")
         mark = " (disconnected)"
         bare = [w[:-len(mark)] if w.endswith(mark) else w for w in self.waiting]
         self.waiting = [w + mark if w in absent else w for w in bare]
@@ -397,7 +397,7 @@ class Client:
             return None
         question = self.question
         if question is None:
-            waiting = f" ({self.waiting_line().lower()})" if self.waiting else ""
+            waiting = f" (waiting for {', '.join(self.waiting)})" if self.waiting else ""
             self.say(f"  '{echo(line)}' was not used: nothing is asked of you now{waiting}. "
                      "Answer once your question is shown.")
             return None

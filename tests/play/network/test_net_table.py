@@ -165,14 +165,14 @@ def test_a_london_table_two_humans_a_spectator_and_a_client_killed_and_rejoined(
         await until(lambda: "Waiting for: Ben (disconnected)" in watcher.out())
         # Ben joins again with the same code: the mark goes, and he is asked where he left.
         running[1] = back.start(host.port, codes[1])
-        await until(lambda: "Ben is back at the table." in ana.out() and "Ben is back at the table." in watcher.out())
+        await until(lambda: "Ben has joined the table." in ana.out() and "Ben has joined the table." in watcher.out())
         await play_until({0: ana, 1: back}, table, lambda: False, 5)
         return list(await asyncio.wait_for(asyncio.gather(*running), 60))
 
     statuses = asyncio.run(main())
     assert statuses == [0, 0, 0] and table.over()
     assert Journal.load(tmp_path / "j.json").result is not None
-    assert "B Ben (disconnected)" not in ana.out().split("Ben is back at the table.")[-1]
+    assert "B Ben (disconnected)" not in ana.out().split("Ben has joined the table.")[-1]
     assert "Game over" in ana.out() and "Game over" in back.out() and "Game over" in watcher.out()
     # The spectator is told what applies to a spectator, never that a seat is kept for it.
     seen = watcher.out()
