@@ -195,7 +195,7 @@ class Client:
         self.show(str(message.get("text", "")), message.get("styles", []))
         if self.waiting and self.waiting != [self.name] and message.get("type") == "screen":
             meanwhile = ""
-            if not self.told_meanwhile and self.name not in self.waiting and self.lines is not None:
+            if not (self.told_meanwhile or self.watching or self.name in self.waiting or self.lines is None):
                 meanwhile = "  (meanwhile 'help' lists the commands; answers wait for your question)"
                 self.told_meanwhile = True
             self.say(self.waiting_line() + meanwhile)

@@ -92,6 +92,8 @@ def test_what_is_typed_while_waiting_is_no_answer_and_the_prompt_is_shown_once(
         await until(lambda: "'2' was not used: nothing is asked of you now (waiting for Ben)" in ana.out())
         ana.type("score")  # ...but the commands work while she waits
         await until(lambda: "Ana  money" in ana.out().split("'2' was not used")[-1])
+        ana.type("rules")  # where the rules are paused is Ben's to know now, not hers
+        await until(lambda: "'rules' tells about the question you are asked" in ana.out())
         await asyncio.sleep(0.3)  # pings and pongs: no prompt while nothing is asked
         assert len(ana.prompts) == prompts and len(table.journal.choices) == choices
         await play_until({1: ben}, table, lambda: table.open_humans() == [0], 2)
