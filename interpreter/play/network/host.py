@@ -207,9 +207,10 @@ class Host:
                                                                 conn.seen_log, conn.before, conn.width, self.absent())
             conn.send(message)
             conn.shown_moves = table.moves
-        if conn.seat is not None:
-            ask = table.question(conn.seat, conn.width)
-            if ask is not None and ask["ask"] != conn.asked:
+        number = None if conn.seat is None else table.question_number(conn.seat)
+        if conn.seat is not None and number is not None and number != conn.asked:
+            ask = table.question(conn.seat, conn.width)  # (drawn only when it is new to this client)
+            if ask is not None:
                 conn.send(ask)
                 conn.asked = ask["ask"]
                 conn.before = conn.shown  # as in play: the next screens mark what changed since this turn

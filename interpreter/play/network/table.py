@@ -113,12 +113,16 @@ class Table:
         d = self._decision()
         return None if d is None or seat in self.bots or seat not in d.seats else d
 
-    def question(self, seat: int, width: int = screens.WIDTH) -> dict[str, Any] | None:
-        """The `ask` message for `seat`'s open question, numbered once and kept until it is answered."""
+    def question_number(self, seat: int) -> int | None:
+        """The number of `seat`'s open question (None: it has none), given once and kept until it is answered."""
         if self._asking(seat) is None:
             return None
-        number = self.asked.setdefault(seat, self.moves)
-        return screens.question(self.screens, self.state, seat, number, width)
+        return self.asked.setdefault(seat, self.moves)
+
+    def question(self, seat: int, width: int = screens.WIDTH) -> dict[str, Any] | None:
+        """The `ask` message for `seat`'s open question, laid out for `width`."""
+        number = self.question_number(seat)
+        return None if number is None else screens.question(self.screens, self.state, seat, number, width)
 
     def command(self, seat: int | None, name: str, argument: str, width: int,
                 before: dict[str, Any] | None = None, absent: frozenset[int] = frozenset()) -> list[Text]:

@@ -20,7 +20,7 @@ from interpreter.core.engine import Engine
 from interpreter.core.game import FieldSpec
 from interpreter.core.journal import Journal, replay
 from interpreter.core.view import view
-from interpreter.play.network.host import Connection
+from interpreter.play.network.host import Connection, Limits
 from interpreter.play.network.table import Table
 from interpreter.play.screen import Screens
 from net_helpers import SEED, Recorder, fast_saves, new_table, random_picker, start_host
@@ -187,8 +187,8 @@ def with_commands(pick: Callable[[Recorder, dict[str, Any]], str], fields: list[
             client.send({"type": "command", "name": "info", "arg": fields[k // 5 % len(fields)]})
         if k in (2, 30):
             client.send({"type": "command", "name": "hint", "arg": ""})
-        if k % 7 == 3:
-            name = ("score", "explain", "rules", "board")[k // 7 % 4]
+        if k % 10 == 3:
+            name = ("score", "explain", "rules", "board")[k // 10 % 4]
             client.send({"type": "command", "name": name, "arg": "all" if k % 2 else ""})
         return pick(client, ask)
     return answer
@@ -204,13 +204,15 @@ def test_two_clients_play_to_the_end_and_see_only_their_own_seat(tmp_path: Path,
     said: list[str] = []
 
     async def main() -> tuple[list[Recorder], Recorder]:
-        host, task = await start_host(table, codes, said=said)
+        # The scripted spectator never pings (a terminal client does, every 20 s): on a busy machine a
+        # long game must not outlast the host's patience with a silent connection.
+        host, task = await start_host(table, codes, Limits(idle_timeout=3600), said=said)
         fields = [f.name for f in (*table.engine.game.seat_fields, *table.engine.game.global_fields)]
         players = [Recorder(host.port, codes[i], with_commands(random_picker(i), fields)) for i in (0, 1)]
         watcher = Recorder(host.port, None, lambda c, ask: None)
         for client in (*players, watcher):
             await client.connect()
-        last = await asyncio.wait_for(asyncio.gather(*(c.play() for c in (*players, watcher))), 120)
+        last = await asyncio.wait_for(asyncio.gather(*(c.play() for c in (*players, watcher))), 240)
         await asyncio.wait_for(task, 30)
         assert [m["type"] if m else None for m in last] == ["end"] * 3
         return players, watcher

@@ -8,6 +8,7 @@ import io
 import os
 import re
 import sys
+from pathlib import Path
 
 import pexpect
 
@@ -46,9 +47,9 @@ def _play_until_waiting(term: pexpect.spawn, other: bytes) -> None:
     raise AssertionError("the turn never passed")
 
 
-def test_join_on_a_terminal_sets_typing_aside_leaves_on_ctrl_c_and_marks_the_absent(tmp_path: "os.PathLike[str]") -> None:
+def test_join_on_a_terminal_sets_typing_aside_leaves_on_ctrl_c_and_marks_the_absent(tmp_path: Path) -> None:
     host = HostProcess("london", "--seats", "human,human", "--seed", "77", "--port", "0",
-                       "--journal", os.path.join(tmp_path, "table.json"), env={"XDG_STATE_HOME": str(tmp_path)})
+                       "--journal", str(tmp_path / "table.json"), env={"XDG_STATE_HOME": str(tmp_path)})
     terms: list[pexpect.spawn] = []
     try:
         ana = _join(host.port, "--code", host.codes["Ana"])
