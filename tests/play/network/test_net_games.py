@@ -212,7 +212,7 @@ def test_two_clients_play_to_the_end_and_see_only_their_own_seat(tmp_path: Path,
         watcher = Recorder(host.port, None, lambda c, ask: None)
         for client in (*players, watcher):
             await client.connect()
-        last = await asyncio.wait_for(asyncio.gather(*(c.play() for c in (*players, watcher))), 240)
+        last = await asyncio.wait_for(asyncio.gather(*(c.play() for c in (*players, watcher))), 600)
         await asyncio.wait_for(task, 30)
         assert [m["type"] if m else None for m in last] == ["end"] * 3
         return players, watcher
