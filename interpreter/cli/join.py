@@ -10,7 +10,7 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from ..play.network.client import Client, stdin_lines
+from ..play.network.client import Client, left_text, stdin_lines
 from ..play.terminal import terminal_console
 from . import COMMANDS
 from .common import UsageError, sub_parser
@@ -32,17 +32,19 @@ def cmd_join(args: argparse.Namespace) -> int:
     host, port = address(args.table)
 
     async def run() -> int:
-        lines = None if args.watch else stdin_lines(asyncio.get_running_loop())
+        lines = stdin_lines(asyncio.get_running_loop())
         width = shutil.get_terminal_size().columns  # the host lays the screens out for this terminal
         console = terminal_console()
         colour = console if console is not None and console.color_system is not None else None
+        # Piped input is a script answering in order; on a terminal, what was typed before a
+        # question was shown is set aside (client.py).
         return await Client(lines, write=lambda text: print(text, flush=True), width=width,
-                            console=colour).run(host, port, args.code)
+                            console=colour, type_ahead=not sys.stdin.isatty()).run(host, port, args.code)
 
     try:
         return asyncio.run(run())
     except KeyboardInterrupt:
-        print("\nLeft the table. Your seat is kept: join again with the same command.", file=sys.stderr)
+        print("\n" + left_text(args.watch), file=sys.stderr)
         return 130
 
 

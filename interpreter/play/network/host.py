@@ -25,6 +25,7 @@ from ruledsl.printable import printable
 from . import screens
 from .codes import seat_of
 from .protocol import BODY_TIMEOUT, MAX_FROM_CLIENT, VERSION, Closed, ProtocolError, encode, int_field, read_message, text_field
+from .screens import styled
 from .table import Table
 from ...core.state import copy_state
 
@@ -203,15 +204,32 @@ class Host:
         table = self.table
         if conn.shown_moves != table.moves:
             message, conn.seen_log, conn.shown = screens.screen(table.screens, table.state, conn.seat,
-                                                                conn.seen_log, conn.before, conn.width)
+                                                                conn.seen_log, conn.before, conn.width, self.absent())
             conn.send(message)
             conn.shown_moves = table.moves
-        if conn.seat is not None:
-            ask = table.question(conn.seat)
-            if ask is not None and ask["ask"] != conn.asked:
+        number = None if conn.seat is None else table.question_number(conn.seat)
+        if conn.seat is not None and number is not None and number != conn.asked:
+            ask = table.question(conn.seat, conn.width)  # (drawn only when it is new to this client)
+            if ask is not None:
                 conn.send(ask)
                 conn.asked = ask["ask"]
                 conn.before = conn.shown  # as in play: the next screens mark what changed since this turn
+
+    def absent(self) -> frozenset[int]:
+        """The human seats nobody plays from a terminal now (never joined, left, or cut off)."""
+        present = {c.seat for c in self.connections if c.joined}
+        return frozenset(s for s in range(len(self.codes)) if self.codes[s] is not None and s not in present)
+
+    def _presence(self, was: frozenset[int], joining: Connection | None = None) -> None:
+        """Tell every connection which seats are absent, when that changed since `was` (not
+        `joining`: its first screen says it)."""
+        now = self.absent()
+        if now == was or self.table.over():
+            return
+        names = screens.absent_names(self.table.names, now)
+        for conn in self.connections:
+            if conn.joined and not conn.closed and conn is not joining:
+                conn.send({"type": "presence", "absent": names})
 
     def finish(self) -> None:
         """Tell every connection how the game ended (or that it stopped at the cap)."""
@@ -261,11 +279,13 @@ class Host:
         except (OSError, ConnectionError):
             reason = "connection lost"
         finally:
+            was = self.absent()
             conn.close()
             reason = conn.dropped or reason
             if conn in self.connections:
                 self.connections.remove(conn)
             who = self._who(conn)
+            self._presence(was)
             if who:
                 self.say(f"{who} {reason}.")
             elif reason.startswith("dropped"):
@@ -278,6 +298,7 @@ class Host:
 
     def _join(self, conn: Connection, hello: dict[str, Any]) -> bool:
         kind = hello["type"]
+        was = self.absent()
         if int_field(hello, "version") != VERSION:
             conn.close({"type": "refused", "reason": f"this table speaks protocol version {VERSION}: "
                                                       "use the same cityrules version as the host"})
@@ -308,6 +329,7 @@ class Host:
         conn.send({"type": "welcome", "seat": seat, "name": None if seat is None else table.names[seat],
                    "names": table.names, "title": table.engine.game.title})
         self.say(f"{self._who(conn)} joined.")
+        self._presence(was, conn)
         if table.over():
             conn.close(screens.ending(table.screens, table.state, seat, None, conn.width))
         else:
@@ -334,7 +356,7 @@ class Host:
                 self.changed.set()
                 return True
             conn.send({"type": "refused_answer", "reason": refused})
-            ask = self.table.question(conn.seat)
+            ask = self.table.question(conn.seat, conn.width)
             if ask is not None:
                 conn.send(ask)
                 conn.asked = ask["ask"]
@@ -343,11 +365,13 @@ class Host:
         return False
 
     def _command(self, conn: Connection, name: str, argument: str) -> None:
-        """Answer a read-only command (log, info, hint) from the connection's own view."""
+        """Answer a read-only command (board, log, info, score, explain, rules, hint) from the
+        connection's own view."""
         name = name.lower()
         if name != "hint":
-            conn.send({"type": "reply", "command": name,
-                       "text": self.table.command(conn.seat, name, argument, conn.width)})
+            text, styles = styled(self.table.command(conn.seat, name, argument, conn.width, conn.before,
+                                                     self.absent()))
+            conn.send({"type": "reply", "command": name, "text": text, "styles": styles})
         elif conn.seat is None:
             conn.send({"type": "reply", "command": name, "text": "  A spectator gets no hints."})
         elif conn.hinting is None or conn.hinting.done():

@@ -13,7 +13,7 @@ import json
 import struct
 from typing import Any
 
-VERSION = 1
+VERSION = 2
 HEADER = struct.Struct(">I")
 # What a client may send is tiny (a code, an option id); what the host sends holds a screen.
 MAX_FROM_CLIENT = 16 * 1024

@@ -13,37 +13,65 @@ from typing import Any
 
 from rich.text import Text
 
-from ..frame import end_lines
+from ..frame import end_lines, question_lines
 from ..screen import Screens, fitted
+from ...core.decision import Decision
 from ...core.view import view
 
 SCROLLBACK = 12  # log lines sent to a connection that has seen none yet (a new or returning player)
 WIDTH, MIN_WIDTH, MAX_WIDTH = 80, 40, 200  # the width screens are laid out in, as a client may ask
+ABSENT = " (disconnected)"  # beside a human seat nobody plays from a terminal now
+
+
+def marked(v: dict[str, Any], absent: frozenset[int]) -> dict[str, Any]:
+    """The view with the mark of absence beside the names of the `absent` seats, to be drawn."""
+    if not absent:
+        return v
+    return {**v, "names": [name + ABSENT if i in absent else name for i, name in enumerate(v["names"])]}
+
+
+def main_lines(screens: Screens, v: dict[str, Any], seat: int | None, before: dict[str, Any] | None,
+               width: int, absent: frozenset[int], everything: bool = False) -> list[Text]:
+    """The session's main screen of view `v`, the absent seats marked, laid out for `width`."""
+    return fitted(screens.main(marked(v, absent), seat, before, width, everything), width)
 
 
 def screen(screens: Screens, state: dict[str, Any], seat: int | None, seen: int | None,
-           before: dict[str, Any] | None, width: int) -> tuple[dict[str, Any], int, dict[str, Any]]:
+           before: dict[str, Any] | None, width: int,
+           absent: frozenset[int] = frozenset()) -> tuple[dict[str, Any], int, dict[str, Any]]:
     """The `screen` message for `seat`, the number of log lines it has now been shown, and the view
     it was drawn from (the `before` of a later screen: what changed since is marked, as in `play`).
 
-    `seen` is how many of the seat's log lines the connection was already sent (None: none yet).
+    `seen` is how many of the seat's log lines the connection was already sent (None: none yet);
+    `absent` the human seats nobody plays now (marked beside their names and in `waiting`).
     """
     v = view(screens.engine, state, seat)
     log = v["log"]
     new = log[-SCROLLBACK:] if seen is None else log[seen:]
     pending = v["pending"]
-    waiting = [v["names"][s] for s in pending["waiting_for"]] if pending else []
-    text, styles = styled(fitted(screens.main(v, seat, before, width), width))
-    return {"type": "screen", "log": new, "text": text, "styles": styles, "waiting": waiting}, len(log), v
+    names = marked(v, absent)["names"]
+    waiting = [names[s] for s in pending["waiting_for"]] if pending else []
+    text, styles = styled(main_lines(screens, v, seat, before, width, absent))
+    return {"type": "screen", "log": new, "text": text, "styles": styles, "waiting": waiting,
+            "absent": absent_names(v["names"], absent)}, len(log), v
 
 
-def question(screens: Screens, state: dict[str, Any], seat: int, ask: int, secret: bool) -> dict[str, Any] | None:
-    """The `ask` message for `seat`'s open question (None when it has none), numbered `ask`."""
-    pending = view(screens.engine, state, seat)["pending"]
-    if not pending or "options" not in pending:
+def absent_names(names: list[str], absent: frozenset[int]) -> list[str]:
+    """The names of the absent seats, in seat order."""
+    return [name for i, name in enumerate(names) if i in absent]
+
+
+def question(screens: Screens, state: dict[str, Any], seat: int, ask: int, width: int) -> dict[str, Any] | None:
+    """The `ask` message for `seat`'s open question (None when it has none), numbered `ask`: the
+    question as `play` shows it (prompt, options with what each means, laid out for `width`), and
+    the options' ids, labels and details, for the client to read the answer."""
+    decision = screens.engine.pending(state)
+    if not isinstance(decision, Decision) or seat not in decision.seats:
         return None
-    return {"type": "ask", "ask": ask, "prompt": pending["prompt"], "secret": secret,
-            "options": [[oid, label] for oid, label in pending["options"]]}
+    options = decision.options(seat)
+    text, styles = styled(fitted(question_lines(decision, seat, state["names"][seat], width), width))
+    return {"type": "ask", "ask": ask, "prompt": decision.prompt(seat), "secret": decision.secret,
+            "options": [[o.id, o.label, o.detail] for o in options], "text": text, "styles": styles}
 
 
 def ending(screens: Screens, state: dict[str, Any], seat: int | None, seen: int | None,

@@ -11,19 +11,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
+
+from ruledsl.printable import printable
+
 from ...agents import Agent, bot_seed, make_agent
 from ...core.decision import Decision, IllegalChoice
 from ...core.engine import Engine
-from ...core.journal import Journal, replay
+from ...core.journal import Journal
 from ...core.view import view
-from .. import advice
+from .. import advice, explain as X, phases
 from ..commands import log_text
-from ..frame import as_text
 from ..info import info
 from ..menu import Menu
 from ..saved import journal_answer
+from ..scores import score_lines
 from ..screen import Screens, fitted
 from . import screens
+
+NOT_ASKED = ("  'rules' tells about the question you are asked: type it when it is your turn "
+             "('info NAME' and 'explain' work at any time).")
 
 
 class Table:
@@ -41,7 +48,11 @@ class Table:
         self.cap = cap
         self.bots: dict[int, Agent] = {i: make_agent(k, bot_seed(journal.seed, i))
                                        for i, k in enumerate(kinds) if k != "human"}
-        self.state = replay(engine, journal)
+        self.marks: list[X.Mark] = []  # the table at each decision, for explain (as the session keeps them)
+        self.state = engine.new_game(journal.seats, journal.seed, journal.names)
+        for seat, option in journal.choices:
+            self.marks.append(X.mark(engine.game, self.state))
+            engine.apply_inplace(self.state, option, seat)
         self.held: list[tuple[int, str]] = []
         self.unsaved = 0
         self.moves = 0  # answers applied since the host started: numbers the questions
@@ -102,22 +113,40 @@ class Table:
         d = self._decision()
         return None if d is None or seat in self.bots or seat not in d.seats else d
 
-    def question(self, seat: int) -> dict[str, Any] | None:
-        """The `ask` message for `seat`'s open question, numbered once and kept until it is answered."""
-        d = self._asking(seat)
-        if d is None:
+    def question_number(self, seat: int) -> int | None:
+        """The number of `seat`'s open question (None: it has none), given once and kept until it is answered."""
+        if self._asking(seat) is None:
             return None
-        number = self.asked.setdefault(seat, self.moves)
-        return screens.question(self.screens, self.state, seat, number, d.secret)
+        return self.asked.setdefault(seat, self.moves)
 
-    def command(self, seat: int | None, name: str, argument: str, width: int) -> str:
-        """The answer to a read-only command a seat's client (or a spectator's) typed: from its view only."""
+    def question(self, seat: int, width: int = screens.WIDTH) -> dict[str, Any] | None:
+        """The `ask` message for `seat`'s open question, laid out for `width`."""
+        number = self.question_number(seat)
+        return None if number is None else screens.question(self.screens, self.state, seat, number, width)
+
+    def command(self, seat: int | None, name: str, argument: str, width: int,
+                before: dict[str, Any] | None = None, absent: frozenset[int] = frozenset()) -> list[Text]:
+        """The answer to a read-only command a seat's client (or a spectator's) typed, as the session
+        prints it: from the seat's view only (`before`: its view at its last question, for `board`'s
+        marks of what changed; `absent`: the seats to mark disconnected)."""
         v = view(self.engine, self.state, seat)
         if name == "log":
-            return log_text(v["log"], argument)
+            return [Text(line) for line in printable(log_text(v["log"], argument), newlines=True).split("\n")]
         if name == "info":
-            return as_text(fitted(info(self.screens, v, argument[:200], width), width))
-        return f"  '{name}' is not a command of a networked table"
+            return fitted(info(self.screens, v, argument[:200], width), width)
+        if name == "board":
+            everything = argument.strip().lower() == "all"
+            return screens.main_lines(self.screens, v, seat, before, width, absent, everything)
+        if name == "score":
+            return fitted(score_lines(self.engine, self.state, seat, self.screens), width)
+        if name == "explain":
+            return fitted(X.explain(self.engine, self.state, self.marks, seat, self.screens), width)
+        if name == "rules":
+            # Where the rules are paused is not in a seat's view: only the seat asked may learn it, as in play.
+            if seat is None or self._asking(seat) is None:
+                return [Text(NOT_ASKED)]
+            return fitted(phases.where(self.engine.game, self.state), width)
+        return [Text(f"  '{printable(name[:20])}' is not a command of a networked table")]
 
     def hint_menu(self, seat: int) -> Menu | None:
         """The menu of `seat`'s open question, to hint on (None: it has none)."""
@@ -146,6 +175,7 @@ class Table:
 
     def _apply(self, d: Decision, seat: int, option: str) -> None:
         collecting = self.state["pending"]
+        self.marks.append(X.mark(self.engine.game, self.state))
         self.engine.apply_inplace(self.state, option, seat)
         self.moves += 1
         self.asked.pop(seat, None)

@@ -9,50 +9,68 @@ from pathlib import Path
 from interpreter.core.engine import Engine
 from interpreter.core.view import view
 from interpreter.load.loader import load_game
-from interpreter.play import advice
-from interpreter.play.frame import as_text
+from interpreter.core.decision import Decision
+from interpreter.play import advice, explain as X, phases
+from interpreter.play.commands import COMMANDS
+from interpreter.play.frame import as_text, question_lines
 from interpreter.play.info import info
 from interpreter.play.menu import Menu
 from interpreter.play.network.client import Client, styled_text
 from interpreter.play.network.screens import styled
+from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens, fitted
 from net_helpers import SEED, new_table, start_host
 
 
-def test_log_info_hint_help_and_a_mistyped_command_at_a_networked_prompt(tmp_path: Path) -> None:
+def test_every_command_of_play_works_at_a_networked_prompt_and_says_what_play_says(tmp_path: Path) -> None:
     table, codes = new_table("london", ["human", "random"], tmp_path / "j.json")
     engine, state = table.engine, table.state
     assert table.open_humans() == [0]  # Ana is asked first: what she is told below is of this state
     decision = engine.pending(state)
-    menu = Menu.of(decision.options(0))  # type: ignore[union-attr]
-    log = view(engine, state, 0)["log"]
-    # The session's hint, for the same state and seat: the networked one must be the same advice.
-    hint = advice.hint(engine, copy.deepcopy(state), 0, table.journal.seed, menu)
-    about_hand = as_text(fitted(info(Screens(engine), view(engine, state, 0), "hand", 80), 80))
+    assert isinstance(decision, Decision)
+    menu = Menu.of(decision.options(0))
+    v = view(engine, state, 0)
+    # What the terminal session prints for each, for the same state and seat.
+    expected = {
+        "log 3": "\n".join(v["log"][-3:]),
+        "info hand": as_text(fitted(info(Screens(engine), v, "hand", 80), 80)),
+        "hint": advice.hint(engine, copy.deepcopy(state), 0, table.journal.seed, menu),
+        "board": as_text(fitted(Screens(engine).main(v, 0, v, 80), 80)),
+        "score": as_text(fitted(score_lines(engine, state, 0), 80)),
+        "explain": as_text(fitted(X.explain(engine, state, [], 0), 80)),
+        "rules": as_text(fitted(phases.where(engine.game, state), 80)),
+    }
+    question = as_text(fitted(question_lines(decision, 0, "Ana", 80), 80))
+    assert " — " in question  # the options say what they mean, as in play
     written: list[str] = []
     prompts: list[str] = []
+    typed = ["help", *expected, "lgo", "undo", menu.keys[0], "quit"]
 
     async def main() -> int:
         host, task = await start_host(table, codes)
         lines: asyncio.Queue[str | None] = asyncio.Queue()
-        for line in ("help", "log 3", "lgo", "info hand", "hint", "undo", "board", menu.keys[0], "quit"):
-            lines.put_nowait(line)
-        status = await asyncio.wait_for(Client(lines, written.append, prompts.append).run("127.0.0.1", host.port, codes[0]), 60)
+        for line in typed:
+            lines.put_nowait(line)  # piped: every line waits for the question
+        client = Client(lines, written.append, prompts.append, type_ahead=True)
+        status = await asyncio.wait_for(client.run("127.0.0.1", host.port, codes[0]), 60)
         task.cancel()
         return status
 
     assert asyncio.run(main()) == 0
     out = "\n".join(written)
-    assert "info NAME" in out and "(undo is not offered" in out                  # help
-    assert "\n".join(log[-3:]) in written                                      # log 3: her own last lines
+    assert question in written
+    for c in COMMANDS:                                                         # help: play's commands
+        assert c.usage in out
+    assert "the other players have seen your choice" in out
+    for command, text in expected.items():
+        assert text in written, command
     assert "'lgo' is not one of the options" in out and "did you mean 'log'?" in out
-    assert about_hand in written                                               # info: from her view
-    assert hint in written                                                     # hint: the session's
-    assert "'undo' is not one of the options" in out
-    # Every command was answered at the same prompt, then the answer was taken.
-    assert prompts[:8] == ["Ana> "] * 8
+    assert "Undo refused: at a networked table the other players have already seen your choice" in out
+    # One prompt when the question is shown, one after each command's answer, none in between;
+    # then the next question's.
+    assert prompts == ["Ana> "] * len(typed)
     assert table.journal.choices[0] == (0, menu.options[0].id)
-    assert "Left the table" in out
+    assert "Left the table. Your seat is kept" in out
 
 
 def test_the_hint_is_the_same_whatever_the_other_seat_holds() -> None:

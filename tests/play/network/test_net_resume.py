@@ -21,9 +21,12 @@ SCREEN = ("text", "waiting")
 
 def _screens(client: Recorder) -> list[dict[str, Any]]:
     """The screens received, their words only: a resumed host has no earlier turn to mark changes
-    against, and the legend that says there are some is laid out on one line less."""
-    return [{k: " ".join(m[k].replace("changed since your last turn", "").split()) if k == "text" else m[k]
-             for k in SCREEN} for m in client.messages if m["type"] == "screen"]
+    against, and the legend that says there are some is laid out on one line less; who was
+    connected when each was drawn (the seat marked disconnected) depends on who joined first."""
+    def words(text: str) -> str:
+        return " ".join(text.replace("changed since your last turn", "").replace(" (disconnected)", "").split())
+    return [{k: words(m[k]) if k == "text" else [words(x) for x in m[k]] for k in SCREEN}
+            for m in client.messages if m["type"] == "screen"]
 
 
 def test_a_host_killed_mid_game_resumes_the_same_game_and_the_clients_join_again(tmp_path: Path) -> None:
