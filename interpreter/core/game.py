@@ -43,6 +43,7 @@ class ScreenSpec:
     breakdown: str = ""              # a seat's final score as parts: list of (text, points)
     legend: str = ""                 # how to read the board's boxes
     item_text: dict[str, str] = field(default_factory=dict)   # component kind -> how an item is written
+    about: str = ""                  # a name a player typed (`info NAME`) in words: text, "" for none
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ def screen_formula_names(data: dict[str, Any]) -> tuple[str, ...]:
     """Every formula game.yaml names for screens, so that none is reported as unused."""
     screen = data.get("screen") or {}
     names = list(screen.get("notes") or [])
-    names += [screen[key] for key in ("colour", "breakdown") if key in screen]
+    names += [screen[key] for key in ("colour", "breakdown", "about") if key in screen]
     names += [spec["text"] for spec in (data.get("components") or {}).values()
               if isinstance(spec, dict) and "text" in spec]
     for part in (data.get("state") or {}).values():
@@ -57,6 +57,11 @@ class ScreenMixin(LoaderBase):
                                            "of one seat giving a list of (text, points), like: "
                                            "formula parts(s: seat) = [(\"coins\", s.coins)]", text=False):
             breakdown = ""
+        about = screen.get("about", "")
+        if about and not self._formula(program, about, ("screen", "about"), pos, "about",
+                                       lambda ps, r: [p.kind for p in ps] == ["str"],
+                                       "of one text (the name typed) giving a text, like: formula about(name: str) = ..."):
+            about = ""
         item_text = {}
         for kind, spec in (data.get("components") or {}).items():
             name = spec.get("text") if isinstance(spec, dict) else None
@@ -81,7 +86,7 @@ class ScreenMixin(LoaderBase):
                               lambda ps, r, want=want: [p.kind for p in ps] == want,
                               f"of {'one seat' if want else 'no parameter'} giving a text, like: "
                               f"formula {f.name}_text{example} = ...")
-        return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text)
+        return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text, about)
 
     def _formula(self, program: Program, name: str, path: tuple[Any, ...], pos: PositionMap, what: str,
                  fits: Any, shape: str, text: bool = True) -> bool:
