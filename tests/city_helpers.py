@@ -69,7 +69,7 @@ def to_last_claim(engine: Engine, seats: int, seed: int = 1, keep: str = SPARE) 
         done = sum(1 for e in state["log"] if e["kind"] == "claim")
         if d.name == "shop" and done == claims - 1:
             return state
-        assert d.name in ("piece", "spot", "shop"), d.name
+        assert d.name in ("piece", "cell", "way", "shop"), d.name
         seat = d.seats[0]
         option = next(o.id for o in d.options(seat) if o.id != f"shop:{keep}")
         state = engine.apply(state, option, seat)

@@ -45,6 +45,7 @@ class ScreenSpec:
     item_text: dict[str, str] = field(default_factory=dict)   # component kind -> how an item is written
     projection: str = ""             # a seat's score if the game ended now, as parts: list of (text, points)
     follow: tuple[str, ...] = ()     # seat fields `score` and `explain` follow besides the score and currency
+    about: str = ""                  # a name a player typed (`info NAME`) in words: text, "" for none
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ def screen_formula_names(data: dict[str, Any]) -> tuple[str, ...]:
     """Every formula game.yaml names for screens, so that none is reported as unused."""
     screen = data.get("screen") or {}
     names = list(screen.get("notes") or [])
-    names += [screen[key] for key in ("colour", "breakdown", "projection") if key in screen]
+    names += [screen[key] for key in ("colour", "breakdown", "projection", "about") if key in screen]
     names += [spec["text"] for spec in (data.get("components") or {}).values()
               if isinstance(spec, dict) and "text" in spec]
     for part in (data.get("state") or {}).values():
@@ -64,6 +64,11 @@ class ScreenMixin(LoaderBase):
                                             "formula if_it_ended_now(s: seat) = [(\"coins\", s.coins)]", text=False):
             projection = ""
         follow = self._follow(screen.get("follow") or [], pos, fields.get("seat", ()))
+        about = screen.get("about", "")
+        if about and not self._formula(program, about, ("screen", "about"), pos, "about",
+                                       lambda ps, r: [p.kind for p in ps] == ["str"],
+                                       "of one text (the name typed) giving a text, like: formula about(name: str) = ..."):
+            about = ""
         item_text = {}
         for kind, spec in (data.get("components") or {}).items():
             name = spec.get("text") if isinstance(spec, dict) else None
@@ -89,7 +94,7 @@ class ScreenMixin(LoaderBase):
                               f"of {'one seat' if want else 'no parameter'} giving a text, like: "
                               f"formula {f.name}_text{example} = ...")
         return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text,
-                          projection, follow)
+                          projection, follow, about)
 
     def _follow(self, names: list[Any], pos: PositionMap, seat_fields: tuple[FieldSpec, ...]) -> tuple[str, ...]:
         """The seat fields `score` and `explain` follow: each a whole number everybody may see."""

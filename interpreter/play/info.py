@@ -18,7 +18,7 @@ from ruledsl.diagnostics import did_you_mean
 from ruledsl.printable import printable
 
 from .palette import DIM, HEADING
-from .screen import Screens, title_of
+from .screen import Screens, title_of, wrapped
 from ..core.view import HIDDEN, masked_from_view
 
 MAX_MATCHES = 8
@@ -33,15 +33,18 @@ def info(screens: Screens, v: dict[str, Any], name: str, width: int = 80) -> lis
     game = screens.game
     lowered = query.lower()
     found: list[list[Text]] = []
+    about = _about(screens, v, query, width)
+    if about:
+        found.append(about)
     for kind, component in game.world.components.items():
         hits = _items(component, lowered)
         if hits:
             found.append(_item_info(screens, v, kind, hits))
     node = next((i for i, nid in enumerate(game.node_ids) if str(nid).lower() == lowered), None)
-    if node is not None:
+    if node is not None and not about:
         found.append(_node_info(screens, v, node))
     table, path = _table(game.world.tables, query)
-    if table is not None:
+    if table is not None and not about:
         found.append([Text(f"{printable(query)} (a table of the game's data):", style=HEADING),
                       *_wrapped_json(table, width)])
     seat = next((i for i, n in enumerate(v["names"]) if n.lower() == lowered), None)
@@ -57,6 +60,24 @@ def info(screens: Screens, v: dict[str, Any], name: str, width: int = 80) -> lis
     hint = did_you_mean(query, names)
     return [Text(f"  Nothing is called '{printable(query[:40])}': name a card, a lot, a table, a seat or a field"
                  + (f" ({printable(hint)})" if hint else "") + ".")]
+
+
+def _about(screens: Screens, v: dict[str, Any], query: str, width: int) -> list[Text]:
+    """The game's own words for the name (`screen: about`), run on what the seat may see; they stand
+    for the node's or table's raw attributes, which the game has put in words."""
+    name = screens.game.screen.about
+    if not name:
+        return []
+    masked = masked_from_view(screens.engine, v)
+    text = screens.formula(masked, name, query)
+    if not text and query.lower() != query:  # ('Thief' for a game that writes 'thief')
+        text = screens.formula(masked, name, query.lower())
+    if not text:
+        return []
+    lines = [Text(f"{printable(query)}:", style=HEADING)]
+    for part in str(text).split("\n"):
+        lines += wrapped(Text("    " + printable(part)), width, 4)
+    return lines
 
 
 def _items(component: Any, lowered: str) -> list[int]:
@@ -106,8 +127,8 @@ def _node_info(screens: Screens, v: dict[str, Any], node: int) -> list[Text]:
     world = game.world
     out = [Text(f"{printable(str(game.node_ids[node]))} (a place on the board):", style=HEADING)]
     for attr, column in world.node_attr_values.items():
-        if attr in ("id", "cells"):
-            continue
+        if attr in ("id", "cells") or column[node] is None:
+            continue  # (none: an attribute of other kinds of node)
         out.append(Text(f"    {attr.replace('_', ' ')}: {printable(_plain(column[node]))}"))
     for f in game.node_fields:
         column = v["node"][f.name]

@@ -373,35 +373,40 @@ def test_cannot_stop_on_an_occupied_crossing_but_may_pass_it(engine: Engine, bas
 # --------------------------------------------------------------------------------- setup counts
 
 def test_placement_and_claim_counts(engine: Engine, game: Any) -> None:
-    # Each placer first chooses which of the pieces left to place (RULINGS), then a spot: every
-    # free grey or red street cell with each street leaving it. 38 cells (the central crossing r4c3
-    # takes no piece): the four T-junctions have 3 streets each, the other 34 cells (corners
-    # included) 2: 12 + 68 = 80.
+    # Each placer first chooses which of the pieces left to place (RULINGS), then a cell: every
+    # free grey or red street cell, 38 (the central crossing r4c3 takes no piece), then a facing:
+    # each street leaving the cell (3 at the four T-junctions, 2 elsewhere, corners included).
     state = engine.new_game(3, seed=5)
     assert len(pending_decision(engine, state, "piece").options(0)) == 7
     state = engine.apply(state, "piece:black", 0)
-    d = pending_decision(engine, state, "spot")
+    d = pending_decision(engine, state, "cell")
     assert d.seats == (0,)
-    assert len(d.options(0)) == 80
-    assert not {o.id for o in d.options(0) if o.id.startswith("spot:r4c3:")}
-    assert {o.id for o in d.options(0) if o.id.startswith("spot:r0c0:")} == {"spot:r0c0:east", "spot:r0c0:south"}
-    # r0c3 taken (3 gone), then r0c0 (2 gone), then r1c0 (2 gone): 77, 75, 73, ...
-    state = engine.apply(state, "spot:r0c3:south", 0)
+    assert len(d.options(0)) == 38
+    assert "cell:r4c3" not in {o.id for o in d.options(0)}
+    state = engine.apply(state, "cell:r0c0", 0)
+    assert {o.id for o in pending_decision(engine, state, "way").options(0)} == {"way:east", "way:south"}
+    state = engine.apply(state, "way:east", 0)
+    # r0c0 taken: 37 cells left, then 36, ...; r0c3 is a T-junction with three ways out.
     assert len(pending_decision(engine, state, "piece").options(1)) == 6
     state = engine.apply(state, "piece:blue_1", 1)
-    assert len(pending_decision(engine, state, "spot").options(1)) == 77
-    state = engine.apply(state, "spot:r0c0:east", 1)
+    assert len(pending_decision(engine, state, "cell").options(1)) == 37
+    state = engine.apply(state, "cell:r0c3", 1)
+    assert len(pending_decision(engine, state, "way").options(1)) == 3
+    state = engine.apply(state, "way:south", 1)
     state = engine.apply(state, "piece:blue_2", 2)
-    assert len(pending_decision(engine, state, "spot").options(2)) == 75
-    state = engine.apply(state, "spot:r1c0:north", 2)
-    for seat, piece, spot in ((0, "brown_1", "spot:r8c6:west"), (1, "brown_2", "spot:r8c3:east"),
-                              (2, "brown_3", "spot:r4c6:west")):
+    assert len(pending_decision(engine, state, "cell").options(2)) == 36
+    state = engine.apply(state, "cell:r1c0", 2)
+    state = engine.apply(state, "way:north", 2)
+    for seat, piece, cell, way in ((0, "brown_1", "r8c6", "west"), (1, "brown_2", "r8c3", "east"),
+                                   (2, "brown_3", "r4c6", "west")):
         state = engine.apply(state, f"piece:{piece}", seat)
-        state = engine.apply(state, spot, seat)
+        state = engine.apply(state, f"cell:{cell}", seat)
+        state = engine.apply(state, f"way:{way}", seat)
     # The thief is the last piece: seat 0 is not asked which piece.
-    state = engine.apply(state, "spot:r4c1:east", 0)
+    state = engine.apply(state, "cell:r4c1", 0)
+    state = engine.apply(state, "way:east", 0)
     assert [game.node_ids[state["global"]["at"][p]] for p in PIECES] == [
-        "r0c3", "r0c0", "r1c0", "r8c6", "r8c3", "r4c6", "r4c1"]
+        "r0c0", "r0c3", "r1c0", "r8c6", "r8c3", "r4c6", "r4c1"]
     # Claims start with the seat after the last placer (seat 0 placed the 7th piece): seat 1.
     # 38 shops (8 department stores + 30 small shops) are free.
     d = pending_decision(engine, state, "shop")

@@ -38,10 +38,11 @@ def test_no_piece_is_ever_placed_on_the_central_crossing(engine: Engine) -> None
     placed = 0
     while placed < len(PIECES):
         d = engine.pending(state)
-        assert isinstance(d, Decision) and d.name in ("piece", "spot"), d
+        assert isinstance(d, Decision) and d.name in ("piece", "cell", "way"), d
         ids = [o.id for o in d.options(d.seats[0])]
-        if d.name == "spot":
-            assert not [i for i in ids if i.startswith(f"spot:{CENTRAL_CROSSING}:")]
+        if d.name == "cell":
+            assert f"cell:{CENTRAL_CROSSING}" not in ids
+        if d.name == "way":
             placed += 1
         state = engine.apply(state, ids[0], d.seats[0])
     assert engine.game.node_index(CENTRAL_CROSSING) not in state["global"]["at"].values()
@@ -51,10 +52,12 @@ def test_the_placer_chooses_which_piece_to_place(engine: Engine) -> None:
     state = engine.new_game(3, seed=5)
     assert sorted(option_ids(engine, state, "piece", 0)) == sorted(f"piece:{p}" for p in PIECES)
     state = engine.apply(state, "piece:thief", 0)
-    state = engine.apply(state, "spot:r0c1:east", 0)
+    state = engine.apply(state, "cell:r0c1", 0)
+    state = engine.apply(state, "way:east", 0)
     assert option_ids(engine, state, "piece", 1) == [f"piece:{p}" for p in PIECES if p != "thief"]
     state = engine.apply(state, "piece:brown_2", 1)
-    state = engine.apply(state, "spot:r8c1:west", 1)
+    state = engine.apply(state, "cell:r8c1", 1)
+    state = engine.apply(state, "way:west", 1)
     at = state["global"]["at"]
     assert at["thief"] == engine.game.node_index("r0c1") and state["global"]["facing"]["thief"] == "east"
     assert at["brown_2"] == engine.game.node_index("r8c1")
