@@ -303,6 +303,9 @@ class CityPlayer:
             return -t.b.traffic[cell] - (1.0 if store else 0.0)
         return t.b.traffic[cell] + (1.0 if store else 0.0)
 
+    # The placement is asked as a cell, then a way to face (the facing matters less than the cell).
+    _cell = _spot
+
     def _shop(self, t: Table, parts: list[str]) -> float:
         shop = t.b.index[parts[0]]
         cell = t.b.front[shop]
