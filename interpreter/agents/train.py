@@ -85,7 +85,8 @@ _ENGINES: dict[tuple[str, str | None], Engine] = {}
 
 
 def engine_for(folder: str, variant: str | None) -> Engine:
-    """The game loaded once per process (a worker plays many games of one training)."""
+    """The game loaded once per process (a worker plays many games of one training). Not the batches'
+    engine_for: that one carries the balance figures' ledger, made for one number of seats."""
     key = (folder, variant)
     if key not in _ENGINES:
         _ENGINES[key] = Engine(load_game(folder, variant))
@@ -141,14 +142,22 @@ def _expected(task: _Game, engine: Engine) -> float:
     """About how many decisions a game takes (random play's first game tells; cached per process)."""
     key = (task.spec.folder, task.seats)
     if key not in _LENGTHS:
-        probe = engine.new_game(task.seats, 12345)
-        picker = RandomAgent(1)
-        while probe["result"] is None and probe["decisions"] < GAME_CAP:
-            seat = engine.first_open_seat(probe)
-            engine.apply_index(probe, seat, picker.pick(engine, probe, seat))
-            probe["log"].clear()
-        _LENGTHS[key] = max(1.0, float(probe["decisions"]))
+        *_, end = _random_game(engine, task.seats, 12345, 1)
+        _LENGTHS[key] = max(1.0, float(end["decisions"]))
     return _LENGTHS[key]
+
+
+def _random_game(engine: Engine, seats: int, seed: int, bot: int) -> Iterator[dict[str, Any]]:
+    """A game played at random (the game's seed, the random bot's): the state at each decision, then
+    at its end (one state object, changed in place between what it yields)."""
+    state = engine.new_game(seats, seed)
+    picker = RandomAgent(bot)
+    while state["result"] is None and state["decisions"] < GAME_CAP:
+        yield state
+        seat = engine.first_open_seat(state)
+        engine.apply_index(state, seat, picker.pick(engine, state, seat))
+        state["log"].clear()
+    yield state
 
 
 def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int, seed: int) -> Network:
@@ -195,15 +204,8 @@ def _vocab(engine: Engine, spec: TrainSpec) -> dict[str, list[str]]:
     """The texts the game's text fields take, seen in a few random games."""
     def states() -> Iterator[dict[str, Any]]:
         for i, seats in enumerate(spec.seat_counts(engine)):
-            state = engine.new_game(seats, spec.seed + i)
-            picker = RandomAgent(spec.seed + i)
-            while state["result"] is None and state["decisions"] < GAME_CAP:
-                if state["decisions"] % 5 == 0:
-                    yield state
-                seat = engine.first_open_seat(state)
-                engine.apply_index(state, seat, picker.pick(engine, state, seat))
-                state["log"].clear()
-            yield state
+            yield from (state for state in _random_game(engine, seats, spec.seed + i, spec.seed + i)
+                        if state["decisions"] % 5 == 0 or state["result"] is not None)
     return vocabulary(engine, states())
 
 
