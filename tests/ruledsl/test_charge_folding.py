@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ruledsl.budget import fold_charge
+from ruledsl.budget.charge import fold_charge
 
 
 @pytest.mark.parametrize(("line", "folded"), [

@@ -1,4 +1,4 @@
-"""Whole-statement comprehensions become loops (ruledsl/lift.py) without changing what runs, in what order."""
+"""Whole-statement comprehensions become loops (ruledsl/opt/lift.py) without changing what runs, in what order."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ruledsl.lift import Known, lift_comprehensions
+from ruledsl.opt.lift import Known, lift_comprehensions
 
 
 def _outcome(lines: list[tuple[int, str, Any]], env: dict[str, Any]) -> tuple[Any, list[Any]]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-from . import ast as A
+from ..syntax import ast as A
 from . import cost
 from .cost import Charges, Cost
-from .folding import Resolve, fixed_value
-from .hoist import Hoister
-from .scope import Scope
-from .world import World
+from ..opt.folding import Resolve, fixed_value
+from ..opt.hoist import Hoister
+from ..gen.scope import Scope
+from ..world import World
 
 _COMP_VAR = re.compile(r"\b_c(\d+)\b")
 # Built-ins whose result is a list no longer than the work already counted for making it.

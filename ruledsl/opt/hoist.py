@@ -25,8 +25,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from . import ast as A
-from .types import Type
+from ..syntax import ast as A
+from ..types import Type
 
 # The kinds of values that may be changed in place: never shared unless only read.
 _CONTAINERS = ("list", "map", "tuple", "any")

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-from .diagnostics import Related, Span
-from .printable import printable
-from .types import Type, type_of_data
-from .world import DataSource, Field
+from ..diagnostics import Related, Span
+from ..printable import printable
+from ..types import Type, type_of_data
+from ..world import DataSource, Field
 
 
 class _Every:

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from . import ast as A
-from . import runtime_support as R
-from .budget import BudgetMixin, Region, charge_lines
+from ..syntax import ast as A
+from .. import runtime_support as R
+from ..budget.charge import BudgetMixin, Region, charge_lines
 from .codegen import _Function, _Loop, _fresh, copy_code, flat
-from .cost import LOG_STEPS, SEARCH_STEPS, Cost
-from .exprcost import PAID
-from .folding import dead_branches
-from .mutation import changed_names
-from .diagnostics import Span, an, did_you_mean
-from .emptiness import EmptyOptions
+from ..budget.cost import LOG_STEPS, SEARCH_STEPS, Cost
+from ..budget.exprcost import PAID
+from ..opt.folding import dead_branches
+from ..opt.mutation import changed_names
+from ..diagnostics import Span, an, did_you_mean
+from ..check.emptiness import EmptyOptions
 from .exprgen import COUNT_WORK_ON, Code
-from .hoist import cells
+from ..opt.hoist import cells
 from .kept import KEPT
 from .scope import Scope
-from .types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
+from ..types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
 
 # A formula may compute with loops and its own variables, but never change the game.
 _FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove,
@@ -343,7 +343,7 @@ class StatementsMixin(BudgetMixin):
         return isinstance(e, A.Name) and scope.lookup(e.name) is not None
 
     def _for(self, s: A.For, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        """A native for loop, charged for all its passes when it starts (see budget.py)."""
+        """A native for loop, charged for all its passes when it starts (see budget/charge.py)."""
         it, t = self.exprs.read(s.iter, scope)
         self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
         waits = context == "agent" and self._suspends(s)  # charged per pass, as its waiting form

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import cost
-from .compiler_base import CompilerBase
-from .diagnostics import Span
-from .scope import Scope
+from ..compiler_base import CompilerBase
+from ..diagnostics import Span
+from ..gen.scope import Scope
 
 if TYPE_CHECKING:
-    from .codegen import _Function
+    from ..gen.codegen import _Function
 
 
 @dataclass

@@ -16,8 +16,8 @@ import dataclasses
 import re
 from typing import Iterable, Mapping
 
-from . import ast as A
-from .world import World
+from ..syntax import ast as A
+from ..world import World
 
 # Built-ins that read the seats of the running game.
 _SEAT_BUILTINS = ("next_seat", "seats_from", "str")

@@ -1,7 +1,7 @@
 """A disk cache of parsed rules text, so that unchanged files are not parsed again.
 
 Parsing is the slowest part of loading a game (Lark builds a tree, then the tree becomes
-`ruledsl.ast` nodes). The syntax trees are frozen values that depend only on the text, where it
+`ruledsl.syntax.ast` nodes). The syntax trees are frozen values that depend only on the text, where it
 stands in its file, and the parser's own code; those make the key. Entries live in the user's
 private cache folder (`ruledsl.user_cache`: mode 0700, checked before use) as JSON text that
 can only build syntax-tree nodes, spans and diagnostics (`ruledsl.plain_json`): a cache file is
@@ -17,12 +17,12 @@ from importlib import resources
 from pathlib import Path
 
 from . import ast as A
-from . import user_cache
-from .diagnostics import Diagnostic, Related, Span
-from .plain_json import Codec, dataclasses_of
+from .. import user_cache
+from ..diagnostics import Diagnostic, Related, Span
+from ..plain_json import Codec, dataclasses_of
 
 # The files whose code decides what a parse gives: a change to any of them empties the cache.
-_PARSER_FILES = ("rules.lark", "parser.py", "ast.py", "diagnostics.py", "plain_json.py")
+_PARSER_FILES = ("syntax/rules.lark", "syntax/parser.py", "syntax/ast.py", "diagnostics.py", "plain_json.py")
 
 CODEC = Codec([*dataclasses_of(vars(A)), Span, Diagnostic, Related])
 
@@ -31,7 +31,7 @@ CODEC = Codec([*dataclasses_of(vars(A)), Span, Diagnostic, Related])
 def _code_version() -> str:
     digest = hashlib.sha256()
     for name in _PARSER_FILES:
-        digest.update(resources.files("ruledsl").joinpath(name).read_bytes())
+        digest.update(resources.files("ruledsl").joinpath(*name.split("/")).read_bytes())
     return digest.hexdigest()[:16]
 
 

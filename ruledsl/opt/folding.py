@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from . import ast as A
+from ..syntax import ast as A
 
 if TYPE_CHECKING:
-    from .world import World
+    from ..world import World
 
 # The value of an expression that is not fixed.
 UNKNOWN = object()

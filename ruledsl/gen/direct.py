@@ -10,8 +10,8 @@ same statements were checked when their waiting form was compiled.
 from __future__ import annotations
 
 from .codegen import _Function
-from .compiler_base import CompilerBase
-from .diagnostics import DiagnosticBag
+from ..compiler_base import CompilerBase
+from ..diagnostics import DiagnosticBag
 from .scope import Scope
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterable
 
-from . import ast as A
+from ..syntax import ast as A
 
 # How deep the definitions of variables are followed (`let b = a`, `let a = [...]`...).
 _DEPTH = 6

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import ast as A
+from ..syntax import ast as A
 
 
 def logged_events(phases: Iterable[A.Phase]) -> dict[str, tuple[str, ...]]:

@@ -7,22 +7,22 @@ import re
 
 from typing import Callable
 
-from . import ast as A
-from .bounds import Calls, bound, sum_bound
-from .diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
-from .folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
-from . import cost
-from .cost import SEARCH_STEPS, Charges, Cost, FormulaWork
-from .exprcost import PAID, ExprCostMixin
-from .hoist import Hoister
-from .provenance import EVERY, Origin, explain
-from .purity import memo_read, walk
-from .runtime_support import NUMBER_LIMIT
+from ..syntax import ast as A
+from ..opt.bounds import Calls, bound, sum_bound
+from ..diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
+from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
+from ..budget import cost
+from ..budget.cost import SEARCH_STEPS, Charges, Cost, FormulaWork
+from ..budget.exprcost import PAID, ExprCostMixin
+from ..opt.hoist import Hoister
+from ..check.provenance import EVERY, Origin, explain
+from ..opt.purity import memo_read, walk
+from ..runtime_support import NUMBER_LIMIT
 from .scope import Scope, Var
-from .runtime_support import follow, make_formatter
-from .types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
+from ..runtime_support import follow, make_formatter
+from ..types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
                     tuple_of, type_of_data, unify)
-from .world import World
+from ..world import World
 
 Code = tuple[str, Type]
 BAD: Code = ("None", ANY)

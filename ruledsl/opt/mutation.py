@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import ast as A
-from .world import World
+from ..syntax import ast as A
+from ..world import World
 
 # A root: ("var", name), ("global", name), ("field", name), or ANY_STATE for "some of the state".
 Root = tuple[str, str]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator
 
-from .diagnostics import Span
-from .types import Type
+from ..diagnostics import Span
+from ..types import Type
 
 
 @dataclass

@@ -19,8 +19,8 @@ from lark import Lark
 from lark.grammar import Rule
 from lark.lexer import TerminalDef
 
-from . import user_cache
-from .plain_json import Codec
+from .. import user_cache
+from ..plain_json import Codec
 
 _CODEC = Codec([])
 # Options Lark takes again at load time, rather than from the stored data.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .diagnostics import Span
+from ..diagnostics import Span
 
 
 @dataclass(frozen=True)

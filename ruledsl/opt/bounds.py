@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from . import ast as A
+from ..syntax import ast as A
 from .folding import UNKNOWN, Resolve, fixed_value
 
 # No list, map or text is longer than this.

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from . import ast as A
+from ..syntax import ast as A
 from .codegen import _Function
-from .compiler_base import CompilerBase
-from .diagnostics import Span
-from .budget import BudgetMixin, charge_lines
-from .cost import FormulaWork
-from .hoist import cells
-from .mutation import changed_names
-from .purity import memo_key
+from ..compiler_base import CompilerBase
+from ..diagnostics import Span
+from ..budget.charge import BudgetMixin, charge_lines
+from ..budget.cost import FormulaWork
+from ..opt.hoist import cells
+from ..opt.mutation import changed_names
+from ..opt.purity import memo_key
 from .scope import Scope
-from .types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
+from ..types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
 
 # Argument lists remembered per formula: enough for any board; a hostile game cannot fill memory.
 MEMO_LIMIT = 4096

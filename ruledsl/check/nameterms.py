@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .diagnostics import Related
-from .world import not_a_name
+from ..diagnostics import Related
+from ..world import not_a_name
 
 
 @dataclass(frozen=True)

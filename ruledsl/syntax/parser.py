@@ -15,7 +15,7 @@ from lark.visitors import Transformer_NonRecursive
 
 from . import ast as A
 from . import parse_cache, parser_tables
-from .diagnostics import Diagnostic, Span
+from ..diagnostics import Diagnostic, Span
 
 
 class _RulesIndenter(Indenter):
@@ -35,7 +35,7 @@ def _parser() -> Lark:
     temporary folder, which any local user can plant. `parser_tables` keeps the tables as plain
     JSON in the private cache folder instead.
     """
-    grammar = resources.files("ruledsl").joinpath("rules.lark").read_text(encoding="utf-8")
+    grammar = resources.files("ruledsl.syntax").joinpath("rules.lark").read_text(encoding="utf-8")
     loaded = parser_tables.load(grammar, postlex=_RulesIndenter(), propagate_positions=True)
     if loaded is not None:
         return loaded
@@ -120,7 +120,7 @@ def _parse_checked(text: str, start: str, limit: int = MAX_NESTING) -> tuple[Tre
 
 
 class _Builder(Transformer_NonRecursive[Token, Any]):
-    """Turns the Lark parse tree into `ruledsl.ast` nodes with spans in the designer's file.
+    """Turns the Lark parse tree into `ruledsl.syntax.ast` nodes with spans in the designer's file.
 
     Non-recursive: a parse tree deeper than Python's stack must still reach `_check_nesting`'s
     diagnostic rather than a RecursionError.
