@@ -91,7 +91,7 @@ class AssemblyMixin(CompilerBase):
         namespace["_nid"] = self.world.node_ids
         namespace["_nids"] = tuple(str(n) for n in self.world.node_ids)
         code = compile(source, MODULE_NAME, "exec")
-        exec(code, namespace)  # noqa: S102 - generated from the checked tree, see module docstring
+        exec(code, namespace)  # generated from the checked tree, see the module docstring
         phases: dict[str, PhaseCode] = {}
         for name, phase in self.phases.items():
             fname = self.phase_fn[name]

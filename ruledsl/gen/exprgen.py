@@ -12,7 +12,7 @@ from ..opt.bounds import Calls, bound, sum_bound
 from ..diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
 from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from ..budget import cost
-from ..budget.cost import SEARCH_STEPS, Charges, Cost, FormulaWork
+from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
 from ..opt.hoist import Hoister
 from ..check.provenance import EVERY, Origin, explain
@@ -869,7 +869,7 @@ INLINE_DEPTH = 5
 _READS = (A.Name, A.Attr, A.Index)
 
 
-def COUNT_WORK_ON() -> bool:  # noqa: N802 - reads the switch at compile time (see cost.COUNT_WORK)
+def COUNT_WORK_ON() -> bool:  # upper case: reads the switch at compile time (see cost.COUNT_WORK)
     return cost.COUNT_WORK
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ..syntax import ast as A
 from .codegen import _Function
-from ..compiler_base import CompilerBase
 from ..diagnostics import Span
 from ..budget.charge import BudgetMixin, charge_lines
 from ..budget.cost import FormulaWork

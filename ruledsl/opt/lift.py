@@ -229,7 +229,7 @@ class _Simplify(ast.NodeTransformer):
     def __init__(self, var: str) -> None:
         self.var = var
 
-    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:  # noqa: N802 - the ast module's naming
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:  # the ast module's naming
         node = self.generic_visit(node)  # type: ignore[assignment]
         test = node.test
         if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)

@@ -683,8 +683,8 @@ def _errors_by_definition(source: str, file: str) -> list[Diagnostic]:
     """Every top-level definition parsed on its own, so one mistake does not hide the next."""
     lines = source.splitlines()
     starts = [i for i, line in enumerate(lines) if _DEFINITION.match(line)]
-    if len(starts) < 2 or starts[0] != next((i for i, l in enumerate(lines) if l.strip() and not
-                                             l.lstrip().startswith("#")), starts[0]):
+    if len(starts) < 2 or starts[0] != next((i for i, text in enumerate(lines) if text.strip() and not
+                                             text.lstrip().startswith("#")), starts[0]):
         return []
     found: list[Diagnostic] = []
     for k, start in enumerate(starts):
@@ -705,7 +705,7 @@ def _parse_text(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesF
         return None, [_syntax_diagnostic(err, file, text, line0, col0)]
     except _TooDeep as err:
         return None, [_too_deep(_shift(file, err.line, err.column, line0, col0))]
-    except DedentError as err:
+    except DedentError:
         line = _dedent_line(text)
         return None, [Diagnostic(_shift(file, line, 1, line0, col0), "syntax",
                                  "this line's indentation matches no enclosing block",

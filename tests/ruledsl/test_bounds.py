@@ -9,7 +9,6 @@ import pytest
 
 from interpreter.core.errors import RuleError
 from lang_helpers import engine, expr
-from ruledsl.syntax import ast as A
 from ruledsl.opt.bounds import LENGTH_BOUND, Calls, bound
 from ruledsl.opt.folding import UNKNOWN
 from ruledsl.runtime_support import NUMBER_LIMIT

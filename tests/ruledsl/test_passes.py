@@ -23,7 +23,7 @@ from ruledsl.opt.folding import UNKNOWN, Known, condition_value, dead_branches, 
 from ruledsl.opt.mutation import Mutations, changed_names
 from ruledsl.syntax.parser import parse_expression
 from ruledsl.opt.purity import memoised, state_free
-from ruledsl.types import BOOL, INT, NODE, STR, list_of
+from ruledsl.types import BOOL, INT, STR, list_of
 from ruledsl.world import Component, Field, World
 from ruledsl.diagnostics import Span
 
