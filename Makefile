@@ -21,9 +21,10 @@ setup: $(STAMP)
 play: $(STAMP)
 	$(BIN)/cityrules play downtown --seats human,bot,bot,bot
 
-# Set everything up and run the whole test suite (type check included).
+# Set everything up and run the whole test suite (type check and lint included).
 test: $(STAMP)
 	$(BIN)/python -m mypy
+	$(BIN)/python -m ruff check
 	$(BIN)/python -m pytest -n auto
 
 # The same suite with fewer per-state conformance games, for day-to-day work.
@@ -59,8 +60,10 @@ train: $(STAMP)
 fuzz: $(STAMP)
 	$(BIN)/python benchmarks/bench_fuzz.py
 
+# Strict type check and lint (ruff: the rules are in pyproject.toml).
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy
+	$(BIN)/python -m ruff check
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache

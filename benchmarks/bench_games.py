@@ -5,7 +5,7 @@
 - copy + playout: the cost a search bot pays per simulation: copy a mid-game state, then play it
   out with random bots (a determinizing bot adds its sampling to the copy: see `copy_and_playout`);
 - the work budget's cost: the same simulations with the rules compiled without counting their work
-  (ruledsl/cost.py), which nothing but this benchmark ever does.
+  (ruledsl/budget/cost.py), which nothing but this benchmark ever does.
 Each figure is the median of interleaved rounds. Prints figures and asserts nothing. Run: make bench
 """
 
@@ -52,7 +52,7 @@ def copy_and_playout(eng: Engine, states: list[dict[str, Any]],
 
 def budget_cost(games: int, rounds: int) -> None:
     """Print how much slower simulations are for counting the rules' work."""
-    import ruledsl.cost as cost
+    import ruledsl.budget.cost as cost
 
     engines = {}
     for counting in (True, False):

@@ -11,24 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ast as A
-from .assignment import AssignmentMixin
-from .callgraph import CallGraphMixin
-from .codegen import AssemblyMixin, _Function, copy_code
+from .syntax import ast as A
+from .gen.assignment import AssignmentMixin
+from .check.callgraph import CallGraphMixin
+from .gen.codegen import AssemblyMixin, _Function, copy_code
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
-from .budget import Region
-from .direct import DirectMixin
-from .events import logged_events
-from .exprgen import BUILTINS, CONSTANTS, Expressions
-from .formulas import FormulasMixin
-from .fresh_results import fresh_results
-from .kept import KeptMixin
-from .mutation import Mutations
-from .namecheck import check_names
-from .purity import memoised
+from .budget.charge import Region
+from .gen.direct import DirectMixin
+from .check.events import logged_events
+from .gen.exprgen import BUILTINS, CONSTANTS, Expressions
+from .gen.formulas import FormulasMixin
+from .opt.fresh_results import fresh_results
+from .gen.kept import KeptMixin
+from .opt.mutation import Mutations
+from .check.namecheck import check_names
+from .opt.purity import memoised
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program, ProgramCode
-from .statements import StatementsMixin
-from .waiting import WaitingMixin
+from .gen.statements import StatementsMixin
+from .gen.waiting import WaitingMixin
 from .types import Type
 from .world import World
 

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import ast as A
+from .syntax import ast as A
 from .diagnostics import DiagnosticBag, Span
-from .exprgen import Code, Expressions
+from .gen.exprgen import Code, Expressions
 from .program import AbilityCode, ChooseSpec
-from .scope import Scope
+from .gen.scope import Scope
 from .types import Type
 from .world import World
 
 if TYPE_CHECKING:
-    from .budget import Region
-    from .codegen import _Function, _Loop
-    from .mutation import Mutations
+    from .budget.charge import Region
+    from .gen.codegen import _Function, _Loop
+    from .opt.mutation import Mutations
 
 
 class CompilerBase:
@@ -53,7 +53,7 @@ class CompilerBase:
     calls: dict[str, set[str]]
     depth_bounded: bool              # no chain of waiting phases can come near MAX_DEPTH (callgraph.py)
     changed: list[set[str]]                # variables each function being compiled changes (mutation.py)
-    phase_regions: dict[str, "Region"]     # each phase's body: its work known when compiling (budget.py)
+    phase_regions: dict[str, "Region"]     # each phase's body: its work known when compiling (budget/charge.py)
 
     # -- implemented by the parts (see the module named in each docstring)
     def _ability_targets(self, ability: str) -> set[str]:

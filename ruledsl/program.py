@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import ast as A
+from .syntax import ast as A
 from .diagnostics import Span
 from .types import ANY, Type
 

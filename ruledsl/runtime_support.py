@@ -18,7 +18,7 @@ RANGE_LIMIT = 100_000            # numbers in one range()
 LIST_LIMIT = 100_000             # elements of a list
 TEXT_LIMIT = 100_000             # characters of a text
 NUMBER_LIMIT = 10 ** 18          # size of a whole number computed by the rules (a billion billion)
-# Work allowed between two decisions (see ruledsl/cost.py), and how deep phases that may wait can
+# Work allowed between two decisions (see ruledsl/budget/cost.py), and how deep phases that may wait can
 # run each other.
 STEP_BUDGET = 2_000_000
 MAX_DEPTH = 200
@@ -75,7 +75,7 @@ def number(value: int) -> int:
                            "does a rule multiply or add without end?")
 
 
-# The content of a kept value's cell before its first computation (see ruledsl/hoist.py).
+# The content of a kept value's cell before its first computation (see ruledsl/opt/hoist.py).
 UNSET = object()
 
 

@@ -10,9 +10,9 @@ import yaml
 
 from interpreter.core.engine import Engine
 from interpreter.load.loader import check_game
-from ruledsl import ast as A
+from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Diagnostic
-from ruledsl.parser import parse_expression, parse_rules
+from ruledsl.syntax.parser import parse_expression, parse_rules
 
 RULES_FILE = "x.rules"
 

@@ -117,7 +117,7 @@ def _length_lines(data: dict[str, Any], score: str) -> list[str]:
     lows = [s["quantiles"] for s in sc if s["quantiles"]]
     if lows:
         lines.append(f"  Final {printable(score)}: median by seat " + ", ".join(str(q['median']) for q in lows)
-                     + f"; 10–90 % range by seat " + ", ".join(f"{q['p10']}–{q['p90']}" for q in lows))
+                     + "; 10–90 % range by seat " + ", ".join(f"{q['p10']}–{q['p90']}" for q in lows))
     if data["rounds"] is not None and data["rounds"]["mean"] is not None:
         r = data["rounds"]
         q = r["quantiles"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
-import sys
 import socket
 from pathlib import Path
 from typing import Any

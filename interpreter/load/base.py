@@ -10,7 +10,7 @@ from typing import Any
 
 from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import DiagnosticBag, Span
-from ruledsl.provenance import describe, shown
+from ruledsl.check.provenance import describe, shown
 from ruledsl.types import NONE, Type, type_of_data, unify
 from ruledsl.world import DataSource, NameSet
 

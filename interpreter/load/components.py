@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruledsl import ast as A
+from ruledsl.syntax import ast as A
 from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import Span, an, did_you_mean
-from ruledsl.parser import parse_block
+from ruledsl.syntax.parser import parse_block
 from ruledsl.types import Type, type_of_data, unify
 from ruledsl.world import DataSource
 

@@ -8,7 +8,7 @@
         attributes: [card.needs]       # so is every card's `needs`
 
 A set's name is a type of text for fields and parameters (`list[landmark]`); the rules pass
-(`ruledsl/namecheck.py`) checks the texts the rules write against it. Here the data is checked:
+(`ruledsl/check/namecheck.py`) checks the texts the rules write against it. Here the data is checked:
 every name a declared table or attribute holds must be one of the set's.
 """
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ruledsl import ast as A
+from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Span
-from ruledsl.parser import parse_rules
+from ruledsl.syntax.parser import parse_rules
 
 from .base import MAX_RULES_BYTES, LoaderBase
 from .yamlsource import PositionMap

@@ -17,7 +17,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ruledsl.diagnostics import Diagnostic, Span
-from ruledsl.parser import MAX_NUMBER_DIGITS
+from ruledsl.syntax.parser import MAX_NUMBER_DIGITS
 
 PathItem = Any  # a mapping key (usually str, sometimes int) or a list index
 Path = tuple[PathItem, ...]

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruledsl import ast as A
+from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Span
-from ruledsl.exprgen import BUILTINS, CONSTANTS, KEYWORDS
-from ruledsl.parser import parse_rules
+from ruledsl.gen.exprgen import BUILTINS, CONSTANTS, KEYWORDS
+from ruledsl.syntax.parser import parse_rules
 
 from ..core.game import Game
 from ..load.yamlsource import PositionMap, load_yaml_text

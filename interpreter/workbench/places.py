@@ -87,12 +87,12 @@ class Placer:
         self.places: dict[str, list[Target]] = {}
         for kind, fields in game.component_places.items():
             spots: list[Target] = []
-            for field in fields:
-                if field in world.global_fields:
-                    spots.append(Target(field, "global", field, None, (), world.global_fields[field].type))
+            for place in fields:
+                if place in world.global_fields:
+                    spots.append(Target(place, "global", place, None, (), world.global_fields[place].type))
                 else:
-                    t = world.seat_fields[field].type
-                    spots += [Target(f"{n}.{field}", "seat", field, s, (), t) for s, n in enumerate(names.seats)]
+                    t = world.seat_fields[place].type
+                    spots += [Target(f"{n}.{place}", "seat", place, s, (), t) for s, n in enumerate(names.seats)]
             self.places[kind] = spots
 
     def kinds_of(self, target: Target) -> list[str]:

@@ -45,7 +45,6 @@ def test_shuffles_and_dice_are_chance_nodes_with_uniform_outcomes() -> None:
             city.apply_action(int(rng.integers(len(city.chance_outcomes()))))
         else:
             city.apply_action(int(rng.choice(city.legal_actions())))
-    faces = load("city").engine.game.world.tables
     assert rolls and all(n >= 2 for n in rolls)
 
 

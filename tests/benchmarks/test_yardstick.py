@@ -16,7 +16,7 @@ from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-import handwritten_downtown as hand  # noqa: E402
+import handwritten_downtown as hand
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])

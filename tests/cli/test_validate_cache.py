@@ -18,7 +18,8 @@ import pytest
 from interpreter.cli import main
 from interpreter.cli import validate
 from interpreter.load import check_cache
-from ruledsl import parser, user_cache
+from ruledsl.syntax import parser
+from ruledsl import user_cache
 from ruledsl.diagnostics import Diagnostic, Span
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -99,7 +99,7 @@ def test_phases_that_wait_and_run_themselves_stop_at_the_same_depth_both_ways(tm
             depth = n
             run dig(n + 1)
         """, global_={"depth": ("int", 0)}, seats=(1, 1))
-    assert "c.depth" in e.program.code.source  # counted: `dig` runs itself (ruledsl/callgraph.py)
+    assert "c.depth" in e.program.code.source  # counted: `dig` runs itself (ruledsl/check/callgraph.py)
     with pytest.raises(RuleError) as slow:
         state = e.new_game(1, 1)
         while True:

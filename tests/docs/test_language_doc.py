@@ -38,11 +38,11 @@ from lark.grammar import Rule
 from interpreter.core.engine import Engine
 from interpreter.load.loader import check_game
 from interpreter.analysis.simulate import play_bots
-from ruledsl import ast as A
+from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Diagnostic
-from ruledsl.exprgen import BUILTINS
+from ruledsl.gen.exprgen import BUILTINS
 # The raw Lark tree keeps the grammar's own names (chooser_each, elif_clause...), which the AST does not.
-from ruledsl.parser import _parser, parse_rules
+from ruledsl.syntax.parser import _parser, parse_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "language.md"

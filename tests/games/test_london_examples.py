@@ -547,7 +547,6 @@ def test_lloyds_forces_a_loan_on_an_opponent_who_cannot_pay(L: London) -> None:
 def test_development_board_overflow(L: London, seats: int, columns: int) -> None:
     # The upper row full, the lower row one short. Seat 0 (9 cards) takes one card, draws three:
     # 13 cards, 4 to discard at the end of the turn.
-    e = L.engine
     board = fillers(L, 2 * columns - 1)
     hand = fillers(L, 9, but=tuple(board) + (TURN_CARD,))
     state = L.new_game(seats)

@@ -228,7 +228,6 @@ def test_no_loan_in_the_step_where_a_loan_was_repaid(L: London) -> None:
 
 def test_a_forced_loan_is_still_taken_during_the_turn(L: London) -> None:
     # The ruling is about the start-of-turn step only: a cost the player cannot pay still brings a loan.
-    e = L.engine
     state = activation(L, [["woolwich-arsenal-a"], [SPARE]], money=3)
     before = state
     state = activate(L, state, "woolwich-arsenal-a")

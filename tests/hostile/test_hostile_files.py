@@ -26,7 +26,7 @@ from interpreter.load.loader import check_game
 from interpreter.load.yamlsource import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES
 from lang_helpers import LINE_BOARD, write_game
 from ruledsl.diagnostics import Diagnostic, render
-from ruledsl.parser import MAX_NESTING
+from ruledsl.syntax.parser import MAX_NESTING
 
 HANG_SECONDS = 30
 END = "    end winners seats\n"

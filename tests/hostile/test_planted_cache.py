@@ -20,8 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl import parse_cache, parser, parser_tables, user_cache
-from ruledsl.parser import parse_rules
+from ruledsl.syntax import parse_cache, parser, parser_tables
+
+from ruledsl import user_cache
+from ruledsl.syntax.parser import parse_rules
 
 TEXT = 'phase main:\n    log "the real rules"\n    end winners seats\n'
 PLANTED = 'phase main:\n    log "planted"\n    end winners seats\n'
@@ -147,7 +149,7 @@ def test_a_cache_under_a_folder_others_can_write_is_not_used(cache: Path, tmp_pa
 
 def test_planted_parser_tables_are_never_read(cache: Path) -> None:
     cache.mkdir(mode=0o700)
-    grammar = resources.files("ruledsl").joinpath("rules.lark").read_text(encoding="utf-8")
+    grammar = resources.files("ruledsl.syntax").joinpath("rules.lark").read_text(encoding="utf-8")
     name = parser_tables._name(grammar)
     (cache / name).write_text("this is not a parser")
     cache.chmod(0o777)
@@ -175,8 +177,8 @@ def test_nothing_is_cached_as_pickle(cache: Path) -> None:
 # ------------------------------------------------------------------ Lark's own cache in the shared temp folder
 
 
-LARK_WITH_CACHE = ("from importlib import resources; from lark import Lark; from ruledsl import parser\n"
-                   "g = resources.files('ruledsl').joinpath('rules.lark').read_text(encoding='utf-8')\n"
+LARK_WITH_CACHE = ("from importlib import resources; from lark import Lark; from ruledsl.syntax import parser\n"
+                   "g = resources.files('ruledsl.syntax').joinpath('rules.lark').read_text(encoding='utf-8')\n"
                    "Lark(g, parser='lalr', start=['start', 'expr'], postlex=parser._RulesIndenter(),\n"
                    "     propagate_positions=True, maybe_placeholders=True, cache=True)\n")
 

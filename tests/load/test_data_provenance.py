@@ -226,9 +226,9 @@ def test_a_word_for_a_number_in_a_shipped_game(game: str, table: str, line: str,
     folder = tmp_path / game
     shutil.copytree(games_root() / game, folder)
     text = (folder / "game.yaml").read_text(encoding="utf-8")
-    value = next(l for l in text.splitlines() if l.strip().startswith(f"{table}:")).split(":")[1].strip()
+    value = next(row for row in text.splitlines() if row.strip().startswith(f"{table}:")).split(":")[1].strip()
     (folder / "game.yaml").write_text(text.replace(f"{table}: {value}", f"{table}: four"), encoding="utf-8")
-    written = next(i for i, l in enumerate((folder / "game.yaml").read_text().splitlines(), 1) if l.strip() == line)
+    written = next(i for i, row in enumerate((folder / "game.yaml").read_text().splitlines(), 1) if row.strip() == line)
     column = line_of(folder, "game.yaml", written).index("four") + 1
     monkeypatch.chdir(tmp_path)
     assert main(["validate", game]) == 1

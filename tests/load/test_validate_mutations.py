@@ -32,7 +32,7 @@ from jsonschema import Draft202012Validator
 from interpreter.load.loader import check_game, games_root
 from interpreter.load.schema_check import load_schema
 from ruledsl.diagnostics import Diagnostic, render
-from ruledsl.exprgen import BUILTINS, CONSTANTS
+from ruledsl.gen.exprgen import BUILTINS, CONSTANTS
 
 GAMES = ("downtown", "city", "london")
 YamlPath = tuple[Any, ...]
@@ -112,7 +112,7 @@ def code_tokens(text: str) -> list[Tok]:
 @cache
 def keywords() -> frozenset[str]:
     """The words of the language: every lowercase literal of the grammar."""
-    grammar = resources.files("ruledsl").joinpath("rules.lark").read_text(encoding="utf-8")
+    grammar = resources.files("ruledsl.syntax").joinpath("rules.lark").read_text(encoding="utf-8")
     return frozenset(re.findall(r'"([a-z]+)"', grammar))
 
 

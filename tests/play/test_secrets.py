@@ -16,7 +16,7 @@ from interpreter.core.decision import Decision
 from interpreter.core.journal import Journal, replay
 from interpreter.core.savefile import FileLock, SaveError
 from interpreter.play.menu import Menu
-from play_helpers import CLEAR, ROOT, Table, cli
+from play_helpers import ROOT, Table, cli
 
 
 def test_a_seed_nobody_typed_is_secret_random_and_shown_only_when_the_game_is_over(tmp_path: Path) -> None:

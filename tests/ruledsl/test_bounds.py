@@ -1,4 +1,4 @@
-"""Bounds (ruledsl/bounds.py): a sum or product that can never pass the number limit is computed
+"""Bounds (ruledsl/opt/bounds.py): a sum or product that can never pass the number limit is computed
 without its check, and one that can still is checked where it is computed."""
 
 from __future__ import annotations
@@ -9,9 +9,8 @@ import pytest
 
 from interpreter.core.errors import RuleError
 from lang_helpers import engine, expr
-from ruledsl import ast as A
-from ruledsl.bounds import LENGTH_BOUND, Calls, bound
-from ruledsl.folding import UNKNOWN
+from ruledsl.opt.bounds import LENGTH_BOUND, Calls, bound
+from ruledsl.opt.folding import UNKNOWN
 from ruledsl.runtime_support import NUMBER_LIMIT
 
 TABLES = {"factor": 3, "prices": [1, 2, 40]}

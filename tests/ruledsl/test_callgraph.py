@@ -1,4 +1,4 @@
-"""Which phases run which (ruledsl/callgraph.py): when the agent path need not count the depth of
+"""Which phases run which (ruledsl/check/callgraph.py): when the agent path need not count the depth of
 phases that wait."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from lang_helpers import engine as tiny
-from ruledsl.callgraph import _depth_bounded
+from ruledsl.check.callgraph import _depth_bounded
 from ruledsl.runtime_support import MAX_DEPTH
 
 

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ruledsl.budget import fold_charge
+from ruledsl.budget.charge import fold_charge
 
 
 @pytest.mark.parametrize(("line", "folded"), [
@@ -32,4 +32,4 @@ def test_the_folded_amount_is_the_same() -> None:
     for line in ("0 + c.nseats + c.nseats + (c.nseats) * 101 + 3 * (c.nseats)", "1 + (c.nseats) * 51 + len(_l13)",
                  "len(L['a + b']) + 2 + len(L['a + b'])", "3 + (a if b else 2) + 4", "c.nseats * (25) + c.nseats"):
         folded = fold_charge("c.steps -= " + line).removeprefix("c.steps -= ")
-        assert eval(folded, names) == eval(line, names), line  # noqa: S307
+        assert eval(folded, names) == eval(line, names), line

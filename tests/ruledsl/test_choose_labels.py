@@ -6,7 +6,7 @@ from pathlib import Path
 
 from interpreter.core.decision import Decision
 from lang_helpers import check, engine, errors, stmt
-from ruledsl import ast as A
+from ruledsl.syntax import ast as A
 
 RULES = """
 formula pile_label(pile: int) = "new pile" if pile < 0 else "cover pile {pile + 1}"

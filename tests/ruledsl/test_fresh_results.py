@@ -1,4 +1,4 @@
-"""Formulas that always give a list of their own (ruledsl/fresh_results.py): which ones, and that a
+"""Formulas that always give a list of their own (ruledsl/opt/fresh_results.py): which ones, and that a
 kept value that is not copied still belongs to its name alone."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from lang_helpers import engine as tiny
 from lang_helpers import parse_ok
-from ruledsl.fresh_results import fresh_results
+from ruledsl.opt.fresh_results import fresh_results
 
 FORMULAS = """\
 formula evens(xs: list[int]) = [x for x in xs if x % 2 == 0]

@@ -1,4 +1,4 @@
-"""Global fields read once per function run (ruledsl/global_reads.py): only fields no rule replaces
+"""Global fields read once per function run (ruledsl/opt/global_reads.py): only fields no rule replaces
 as a whole, only the code's own look-ups (never a rule's text), and the game plays the same."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.agents import RandomAgent, bot_seed
 from lang_helpers import engine as tiny
-from ruledsl.global_reads import GlobalReads
+from ruledsl.opt.global_reads import GlobalReads
 
 
 def _body(*lines: str) -> list[tuple[int, str, None]]:

@@ -1,4 +1,4 @@
-"""Kept values (ruledsl/hoist.py): a list searched again and again by `in` is kept as a set when a
+"""Kept values (ruledsl/opt/hoist.py): a list searched again and again by `in` is kept as a set when a
 set finds exactly what the list would (plain values on both sides), and the answers do not change."""
 
 from __future__ import annotations

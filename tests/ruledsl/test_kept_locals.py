@@ -1,4 +1,4 @@
-"""Kept values in plain locals (ruledsl/kept_locals.py): the same values, computed as often, and the
+"""Kept values in plain locals (ruledsl/opt/kept_locals.py): the same values, computed as often, and the
 same errors, as with their one-element cells; reads where Python refuses `:=` keep the cell."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ruledsl import runtime_support as R
-from ruledsl.kept_locals import local_kept
+from ruledsl.opt.kept_locals import local_kept
 
 Lines = list[tuple[int, str, None]]
 

@@ -215,7 +215,7 @@ def test_unique_by_needs_the_attribute_as_a_text_and_things_with_attributes(tmp_
 
 def test_the_statements_parse_to_their_nodes() -> None:
     from lang_helpers import stmt
-    from ruledsl import ast as A
+    from ruledsl.syntax import ast as A
     kept = stmt("let n = run roll_dice(s)")
     assert isinstance(kept, A.Keep) and kept.op == "let" and isinstance(kept.stmt, A.Run)
     paid = stmt("s.debt -= pay up to 3 from s.money")

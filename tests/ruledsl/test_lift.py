@@ -1,4 +1,4 @@
-"""Whole-statement comprehensions become loops (ruledsl/lift.py) without changing what runs, in what order."""
+"""Whole-statement comprehensions become loops (ruledsl/opt/lift.py) without changing what runs, in what order."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ruledsl.lift import Known, lift_comprehensions
+from ruledsl.opt.lift import Known, lift_comprehensions
 
 
 def _outcome(lines: list[tuple[int, str, Any]], env: dict[str, Any]) -> tuple[Any, list[Any]]:
@@ -20,10 +20,10 @@ def _outcome(lines: list[tuple[int, str, Any]], env: dict[str, Any]) -> tuple[An
 
     source = "def f(L):\n" + "".join("    " * d + text + "\n" for d, text, _ in lines)
     namespace: dict[str, Any] = {"seen": seen, **env}
-    exec(compile(source, "<test>", "exec"), namespace)  # noqa: S102 - the test's own code
+    exec(compile(source, "<test>", "exec"), namespace)  # the test's own code
     try:
         return namespace["f"]({}), trace
-    except Exception as err:  # noqa: BLE001 - the tests compare the errors of both forms
+    except Exception as err:  # the tests compare the errors of both forms
         return type(err), trace
 
 

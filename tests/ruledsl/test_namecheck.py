@@ -1,4 +1,4 @@
-"""The names pass (ruledsl/namecheck.py): a text written where a name is expected is checked.
+"""The names pass (ruledsl/check/namecheck.py): a text written where a name is expected is checked.
 
 Most tests build a small dice-and-cards game: cards with a `colour` and a `roll`, landmarks as texts
 in a seat's list field, a table of landmark prices, a board whose streets have a direction.
@@ -13,7 +13,7 @@ import pytest
 
 from lang_helpers import check, errors
 from ruledsl.diagnostics import Diagnostic, Span
-from ruledsl.nameterms import Names, Source, Term, column, element, from_data, text, unify
+from ruledsl.check.nameterms import Names, Source, Term, column, element, from_data, text, unify
 
 CARDS = """\
 items:

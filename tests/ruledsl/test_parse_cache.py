@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl import parse_cache, parser
-from ruledsl.parser import parse_block, parse_rules
+from ruledsl.syntax import parse_cache, parser
+from ruledsl.syntax.parser import parse_block, parse_rules
 
 TEXT = "formula double(x: int) = x * 2\n\nphase main:\n    let y = double(3)\n    log \"{y}\"\n"
 

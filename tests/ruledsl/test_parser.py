@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from lang_helpers import RULES_FILE, expr, parse_bad, parse_ok, phase_body, stmt
-from ruledsl import ast as A
-from ruledsl.parser import parse_expression, parse_rules
+from ruledsl.syntax import ast as A
+from ruledsl.syntax.parser import parse_expression, parse_rules
 
 
 def at(node: A.Node) -> tuple[int, int]:

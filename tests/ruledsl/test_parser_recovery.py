@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ruledsl.parser import parse_rules
+from ruledsl.syntax.parser import parse_rules
 
 BROKEN = """\
 # three definitions, each with its own mistake

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from ruledsl import ast as A
+from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Diagnostic, Span
-from ruledsl.parse_cache import CODEC
-from ruledsl.parser import parse_rules
+from ruledsl.syntax.parse_cache import CODEC
+from ruledsl.syntax.parser import parse_rules
 
 TEXT = 'formula f(x: int) = x * 2\n\nphase main:\n    let t = (1, "a\\u2028\\ud800")\n    log "{f(3)}"\n'
 

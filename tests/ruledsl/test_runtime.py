@@ -340,7 +340,7 @@ def test_endless_loop_is_stopped_and_named(tmp_path: Path) -> None:
     def start() -> None:
         try:
             e.new_game(2, seed=1)
-        except BaseException as problem:  # noqa: BLE001 - reported below
+        except BaseException as problem:  # reported below
             outcome["error"] = problem
 
     worker = threading.Thread(target=start, daemon=True)

@@ -16,7 +16,6 @@ from typing import Any, Callable
 
 import pytest
 
-from interpreter.core.engine import Engine
 from interpreter.core.game import FieldSpec
 from interpreter.core.journal import Journal, replay
 from interpreter.core.view import view

@@ -6,7 +6,6 @@ import asyncio
 import os
 import socket
 from pathlib import Path
-from typing import Any
 
 from interpreter.play.network.host import Limits
 from interpreter.play.network.protocol import HEADER, VERSION, encode

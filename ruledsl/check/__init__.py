@@ -1,0 +1,7 @@
+"""Checks: take syntax trees and the game's `World` and give diagnostics (and facts later stages use).
+
+Checked names (`namecheck`, with the name classes of `nameterms`), the notes saying where a value's
+type comes from (`provenance`), which phases run which and which are never reached (`callgraph`),
+choices whose options can visibly be empty (`emptiness`), and the events the rules log (`events`).
+Type checking itself happens as code is generated (`gen/`).
+"""

@@ -1,0 +1,34 @@
+"""The agent path: each phase that may wait gets a second, direct function.
+
+When every decision is answered at once by a bot (`Engine.play`, `Engine.playout`), nothing ever
+pauses, so a phase need not be cut into blocks with its locals in a frame dict: it runs as one
+plain Python function with local variables, and `choose` asks the seat's picker (`c.ask`). This
+code generation runs after checking, on rules already known to be clean, and reports nothing: the
+same statements were checked when their waiting form was compiled.
+"""
+
+from __future__ import annotations
+
+from .codegen import _Function
+from ..compiler_base import CompilerBase
+from ..diagnostics import DiagnosticBag
+from .scope import Scope
+
+
+class DirectMixin(CompilerBase):
+    """Direct functions `_Pn_d(c, params...)` for the resumable phases."""
+
+    def _compile_direct(self) -> None:
+        saved = self.diags
+        self.diags = self.exprs.diags = DiagnosticBag()
+        try:
+            for name, phase in self.phases.items():
+                if name not in self.resumable:
+                    continue
+                scope = Scope(None, persistent=False)
+                args = self._declare_params(phase.params, self._params(phase.params), scope)
+                fn = _Function(self.phase_fn[name] + "_d", ", ".join(["c"] + args))
+                self._phase_body(phase, scope, fn, "agent")
+                self.functions.append(fn)
+        finally:
+            self.diags = self.exprs.diags = saved

@@ -1,0 +1,954 @@
+"""Type-check an expression and generate the Python expression that computes it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from typing import Callable
+
+from ..syntax import ast as A
+from ..opt.bounds import Calls, bound, sum_bound
+from ..diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
+from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
+from ..budget import cost
+from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
+from ..budget.exprcost import PAID, ExprCostMixin
+from ..opt.hoist import Hoister
+from ..check.provenance import EVERY, Origin, explain
+from ..opt.purity import memo_read, walk
+from ..runtime_support import NUMBER_LIMIT
+from .scope import Scope, Var
+from ..runtime_support import follow, make_formatter
+from ..types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
+                    tuple_of, type_of_data, unify)
+from ..world import World
+
+Code = tuple[str, Type]
+BAD: Code = ("None", ANY)
+
+# name -> (min args, max args); the typing and code are in Expressions._builtin.
+BUILTINS: dict[str, tuple[int, int]] = {
+    "len": (1, 1), "count": (1, 1), "sum": (1, 1), "max": (1, 2), "min": (1, 2), "any": (1, 1),
+    "all": (1, 1), "range": (1, 2), "neighbours": (1, 1), "unique": (1, 1), "sorted": (1, 1),
+    "reversed": (1, 1), "next_seat": (1, 2), "seats_from": (1, 1), "index": (2, 2), "abs": (1, 1),
+    "get": (3, 3), "keys": (1, 1), "str": (1, 1), "follow": (3, 3), "exits": (2, 2), "unique_by": (2, 2),
+}
+CONSTANTS = ("seats", "nodes")
+KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let", "phase",
+            "formula", "run", "return", "end", "winners", "log", "pay", "gain", "shuffle", "draw",
+            "add", "remove", "choose", "from", "by", "each", "secret", "pass", "break", "while",
+            "elif", "to", "roll"}
+
+
+class Expressions(ExprCostMixin):
+    """Expression checking and code generation against one game's World."""
+
+    def __init__(self, world: World, diags: DiagnosticBag,
+                 formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
+                 formula_names: Callable[[], list[str]],
+                 inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None):
+        self.world = world
+        self.diags = diags
+        self.inline_body = inline_body
+        self.inline_depth = 0
+        self.formula_sig = formula_sig
+        self.formula_names = formula_names
+        self.consts: dict[str, object] = {}
+        self.hoister = Hoister()
+        self._reader = False
+        self._member: Type | None = None  # the left side's type while the right side of `in` is generated
+        self._this_reader = False   # `reader` of the expression being generated (see read)
+        self.charges = Charges()
+        self.stmt_start = 0
+        self._in_arith = False      # generating an operand of + - * (see _checked_number)
+        # Calls generated as built-ins, by node id (kept alive, so no id is reused): see bounds.py.
+        self._builtin_calls: dict[int, A.Call] = {}
+        self._calls = Calls(self._is_builtin, lambda call: None if self._is_builtin(call) else inline_body(call.name),
+                            lambda name: world.tables[name][1] if name in world.tables else UNKNOWN)
+        # Work of each formula when it is known before it runs (None: it counts its own as it runs).
+        self.formula_work: dict[str, FormulaWork | None] = {}
+        self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
+        # > 0 while generating code that goes where Python refuses `:=` (what a comprehension runs over)
+        self.in_iterable = 0
+        # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
+        self.known_sizes: dict[int, int | str | None] = {}
+        # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
+        self.columns: dict[str, str] = {}
+        self._column_names: dict[str, str] = {}
+        self._const_names: dict[tuple[str, str], str] = {}
+        # Expressions (by id) that read a fixed attribute column: what it is, and its values.
+        self.fixed: dict[int, tuple[str, tuple[object, ...]]] = {}
+        # Expressions (by span) whose type comes from data or a declaration, and variables (by
+        # id) made from one: where a type error about them can point (see provenance.py).
+        self.origins: dict[Span, Origin] = {}
+        self._var_origins: dict[int, Origin] = {}
+
+    # ------------------------------------------------------------------ helpers
+    def _check_value(self, read: A.Expr, other: A.Expr) -> None:
+        """`lot.shape == "squre"`: a fixed attribute compared with a value no node or item has."""
+        fixed = self.fixed.get(id(read))
+        value = _literal(other)
+        if fixed is None or value is _UNKNOWN:
+            return
+        what, values = fixed
+        if any(v == value for v in values):
+            return
+        if any(isinstance(v, (list, tuple, dict)) for v in values):
+            return
+        shown = sorted({str(v) for v in values if v is not None})
+        self.diags.error(other.span, "unknown-value", f"{what} {value!r}", _among(value, shown, "the values are"))
+
+    def _check_key(self, obj: A.Expr, key: object, span: Span, scope: Scope) -> None:
+        """`price["skyscraper"]`: a key written in the rules that the table does not have."""
+        name, value = self._table_value(obj, scope)
+        if name is None:
+            return
+        if isinstance(value, dict):
+            if key in value:
+                return
+            self.diags.error(span, "unknown-key", f"table {name} has no entry {key!r}",
+                             _among(key, [str(k) for k in value], "its keys are"))
+        elif isinstance(value, list) and isinstance(key, int) and not -len(value) <= key < len(value):
+            self.diags.error(span, "unknown-key", f"table {name} has {len(value)} entries: "
+                             f"{key} is not a position in it", f"positions run from 0 to {len(value) - 1}")
+
+    def _check_index(self, e: A.Index, scope: Scope) -> None:
+        """`_check_key` for an index written as a literal (`price["house"]`, `steps[3]`)."""
+        key = _literal(e.index)
+        if key is not _UNKNOWN:
+            self._check_key(e.obj, key, e.index.span, scope)
+
+    def _table_value(self, e: A.Expr, scope: Scope) -> tuple[str | None, object]:
+        """The fixed value of a table, or of a part of one picked with literal keys."""
+        if isinstance(e, A.Name):
+            if scope.lookup(e.name) is None and e.name in self.world.tables:
+                return e.name, self.world.tables[e.name][1]
+            return None, None
+        if isinstance(e, (A.Index, A.Attr)):
+            name, value = self._table_value(e.obj, scope)
+            key = _literal(e.index) if isinstance(e, A.Index) else e.name
+            if name is None:
+                return None, None
+            if key is _UNKNOWN:
+                # A row picked at run time: when every row is a map, a key must be in one of them.
+                rows = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+                if rows and all(isinstance(r, dict) for r in rows):
+                    return f"{name}[...]", {k: None for r in rows for k in r}
+                return None, None
+            label = f"{name}[{json.dumps(key)}]" if isinstance(e, A.Index) else f"{name}.{key}"
+            if isinstance(value, dict) and key in value:
+                return label, value[key]
+            if isinstance(value, list) and isinstance(key, int) and -len(value) <= key < len(value):
+                return label, value[key]
+        return None, None
+
+    def err(self, span: Span, code: str, message: str, hint: str | None = None,
+            related: tuple[Related, ...] = ()) -> Code:
+        """Record an error and return a placeholder so checking can go on."""
+        self.diags.error(span, code, message, hint, related)
+        return BAD
+
+    def explain(self, span: Span, t: Type, declared: bool = True) -> tuple[Related, ...]:
+        """Notes for a type error about the value at `span`: where its type `t` was written
+        (`declared`: by a field's declaration too, not only by the values of data)."""
+        origin = self.origins.get(span)
+        if origin is None or (origin.field is not None and not declared):
+            return ()
+        return explain(origin, t)
+
+    def carry(self, var: Var | None, value: A.Expr) -> None:
+        """A variable made from data keeps the data's origin (`let n = shops_at_start`)."""
+        origin = self.origins.get(value.span)
+        if var is not None and origin is not None:
+            self._var_origins[id(var)] = origin.named(var.name)
+
+    def _trace(self, e: A.Expr, origin: Origin | None) -> None:
+        if origin is not None:
+            self.origins[e.span] = origin
+
+    def const(self, group: str, key: str, value: object) -> str:
+        """A module-level name holding a constant of the game (table, attribute column...)."""
+        ref = self._const_names.get((group, key))
+        if ref is None:
+            ref = f"_K{len(self._const_names)}"
+            self._const_names[(group, key)] = ref
+            self.consts[ref] = value
+        return ref
+
+    def resolver(self, scope: Scope) -> Resolve:
+        """What folding.py needs to know of names: the fixed value of a table or a literal argument."""
+        def resolve(name: str) -> object:
+            var = scope.lookup(name)
+            if var is None:
+                return self.world.tables[name][1] if name in self.world.tables else UNKNOWN
+            return var.fixed[0] if var.fixed is not None else UNKNOWN
+        return resolve
+
+    def column(self, path: str) -> str:
+        """A local name for a state column, bound once at the top of each function that reads it.
+
+        A column (one field of every seat, node or item) is a list that lives as long as the state:
+        rules change its elements, never the list itself, so one look-up per function is enough.
+        A global field is bound the same way in formulas, which change nothing.
+        """
+        ref = self._column_names.get(path)
+        if ref is None:
+            ref = f"_f{len(self._column_names)}"
+            self._column_names[path] = ref
+            self.columns[ref] = path
+        return ref
+
+    def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
+        """Is t one of the kinds? Reports a type mismatch otherwise."""
+        if t.kind in kinds or t.kind == "any":
+            return True
+        want = " or ".join(kinds)
+        self.err(span, "type", f"{what} must be {want}, not {t}", related=self.explain(span, t))
+        return False
+
+    def fmt(self, code: str, t: Type) -> str:
+        """Python expression turning a value into display text."""
+        tag = t.kind if t.kind != "list" else f"list:{t.elem.kind}"
+        if not t.nullable:
+            if tag == "int":
+                return f"str({code})"
+            if tag == "str":
+                return code
+            if tag == "seat":
+                return f"c.names[{code}]"
+            if tag == "node":
+                return f"_nids[{code}]"
+        formatter = self.const("fmt", str(t), make_formatter(t, self.world.node_ids, self.world.ids_by_kind()))
+        return f"{formatter}({code}, c.names)"
+
+    # ------------------------------------------------------------- expressions
+    def read(self, e: A.Expr, scope: Scope) -> Code:
+        """`expr` for a value that is only read, never kept or changed (see hoist.py)."""
+        self._reader = True
+        return self.expr(e, scope)
+
+    def expr(self, e: A.Expr, scope: Scope) -> Code:
+        """Check e and return (python code, type)."""
+        reader, self._reader = self._reader, False
+        member, self._member = self._member, None
+        in_arith, self._in_arith = self._in_arith, False
+        start = scope.counter[0]
+        method = getattr(self, "_" + type(e).__name__)
+        self._this_reader = reader
+        result: Code = method(e, scope)
+        kind = type(e)
+        if kind is A.BinOp and not in_arith and result[1].kind == "int" and COUNT_WORK_ON() \
+                and _grows(e, self.resolver(scope)) \
+                and not self._bounded(bound(e, self.resolver(scope), self._calls)):
+            # The whole sum or product is done: a number past the limit stops the game here.
+            return (f"_num({result[0]})", result[1])
+        if kind in _PER_NODE and result[1].kind in ("int", "str", "bool"):
+            table = self._per_node(e, result[0], scope)
+            if table is not None:
+                return (table, result[1])
+        if kind in _COSTLY:
+            lookup = member is not None and self._hashable(member) and result[1].kind == "list" \
+                and self._hashable(result[1].elem)
+            return (self.hoister.consider(e, result[0], result[1], reader, start, lambda: scope.fresh("h"), lookup),
+                    result[1])
+        if kind is not A.Name and kind in _READS or kind is A.Name and e.name in self.world.tables:  # type: ignore[union-attr]
+            # Fixed data read with literal keys: its value, written as a literal (folding.py), or
+            # bound once as a constant when it is a part of a table (`prices.bare`).
+            value = fixed_value(e, self.resolver(scope))
+            code = literal(value)
+            if code is not None:
+                return (code, result[1])
+            if isinstance(value, (list, tuple, dict)) and not isinstance(e, A.Name):
+                return (self.const("fixed", str(id(value)), value), result[1])
+        return result
+
+    def _is_builtin(self, call: A.Call) -> bool:
+        return self._builtin_calls.get(id(call)) is call
+
+    @staticmethod
+    def _bounded(most: int | None) -> bool:
+        """A number proved never to pass the limit: its check can never fail (bounds.py)."""
+        return most is not None and most <= NUMBER_LIMIT
+
+    def _per_node(self, e: A.Expr, code: str, scope: Scope) -> str | None:
+        """A read of a table of e's value for each board node, when e reads only fixed data and one
+        node variable (folding.per_node): `buy_price[kind_of(shop)]` becomes one look-up. A none
+        in the variable is left to e's own code, to fail as it would."""
+        names = {n.name for n in walk(e) if isinstance(n, A.Name)}
+        found = [v for v in (scope.lookup(n) for n in names) if v is not None]
+        if len(found) != 1 or found[0].type.kind != "node":
+            return None
+        var = found[0]
+        values = per_node(e, var.name, self.world, self.resolver(scope), self.inline_body)
+        if values is None:
+            return None
+        table = self.const("per_node", repr(values), values)
+        return f"({table}[{var.code}] if {var.code} is not None else {code})"
+
+    def _hashable(self, t: Type) -> bool:
+        """Are the values of this type Python values that a set holds (whole numbers, texts, seats,
+        nodes, items, none), equal in a set exactly when equal in a list?"""
+        return t.kind in ("int", "str", "bool", "seat", "node", "none") or t.kind in self.world.components
+
+    def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
+        """A boolean expression."""
+        code, t = self.expr(e, scope)
+        self.check(t, ("bool",), e.span, what)
+        return code
+
+    def _Num(self, e: A.Num, scope: Scope) -> Code:
+        if abs(e.value) > NUMBER_LIMIT:  # refused when it is reached, at its place in the rules
+            return (f"_num({int(e.value)})", INT)
+        return (str(int(e.value)), INT)
+
+    def _Bool(self, e: A.Bool, scope: Scope) -> Code:
+        return ("True" if e.value else "False", BOOL)
+
+    def _NoneLit(self, e: A.NoneLit, scope: Scope) -> Code:
+        return ("None", NONE)
+
+    def _Template(self, e: A.Template, scope: Scope) -> Code:
+        return (self.template(e, scope), STR)
+
+    def template(self, e: A.Template, scope: Scope) -> str:
+        """Python expression building the text of a template."""
+        pieces: list[str] = []
+        for part in e.parts:
+            if isinstance(part, str):
+                pieces.append(repr(part))
+            else:
+                code, t = self.expr(part, scope)
+                pieces.append(self.fmt(code, t))
+        if not pieces:
+            return "''"
+        if len(pieces) == 1:
+            return pieces[0]
+        # A join, not a chain of '+': a text with thousands of parts must still compile.
+        return "''.join((" + ", ".join(pieces) + ",))" if len(pieces) > 8 else "(" + " + ".join(pieces) + ")"
+
+    def _Name(self, e: A.Name, scope: Scope) -> Code:
+        var = scope.lookup(e.name)
+        if var is not None:
+            var.used = True
+            self._trace(e, self._var_origins.get(id(var)))
+            return (var.code, var.type)
+        w = self.world
+        if e.name in w.global_fields:
+            self._trace(e, Origin(e.name, field=w.global_fields[e.name]))
+            if self.hoister.in_formula():
+                # Nothing changes the state while a formula runs: one look-up per call.
+                return (self.column(f"V[{e.name!r}]"), w.global_fields[e.name].type)
+            return (f"V[{e.name!r}]", w.global_fields[e.name].type)
+        if e.name in w.tables:
+            t, value = w.tables[e.name]
+            source = w.table_sources.get(e.name)
+            self._trace(e, Origin(e.name, source) if source is not None else None)
+            return (self.const("table", e.name, value), t)
+        if e.name == "seats":
+            return ("c.seats", list_of(SEAT))
+        if e.name == "nodes":
+            return (self.const("nodes", "", list(range(len(w.node_ids)))), list_of(NODE))
+        for component in w.components.values():
+            if e.name == component.collection:
+                return (self.const("collection", component.name, list(range(len(component.ids)))),
+                        list_of(Type(component.name)))
+        if e.name in BUILTINS or e.name in self.formula_names():
+            return self.err(e.span, "unknown-name", f"'{e.name}' is a function: call it with ( )")
+        candidates = (list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
+                      + [c.collection for c in w.components.values()])
+        return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
+                        did_you_mean(e.name, candidates))
+
+    def _Attr(self, e: A.Attr, scope: Scope) -> Code:
+        obj, t = self.expr(e.obj, scope)
+        w = self.world
+        label = f"{_label(e.obj)}.{e.name}"
+        if t.kind == "seat":
+            f = w.seat_fields.get(e.name)
+            if f is None:
+                if e.name == "name":
+                    return (f"c.names[{obj}]", STR)
+                return self.err(e.name_span, "unknown-field", f"seats have no field '{e.name}'",
+                                did_you_mean(e.name, list(w.seat_fields)))
+            self._trace(e, Origin(label, field=f))
+            return (f"{self.column(f'S[{e.name!r}]')}[{obj}]", f.type)
+        if t.kind == "node":
+            nf = w.node_fields.get(e.name)
+            if nf is not None:
+                self._trace(e, Origin(label, field=nf))
+                return (f"{self.column(f'N[{e.name!r}]')}[{obj}]", nf.type)
+            if e.name in w.node_attrs:
+                column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
+                self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
+                source = w.node_attr_sources.get(e.name)
+                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
+                return (f"{column}[{obj}]", w.node_attrs[e.name])
+            return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
+                            did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
+        component = w.components.get(t.kind)
+        if component is not None:
+            cf = component.fields.get(e.name)
+            if cf is not None:
+                self._trace(e, Origin(label, field=cf))
+                return (f"{self.column(f'C[{component.name!r}][{e.name!r}]')}[{obj}]", cf.type)
+            if e.name in component.attrs:
+                column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
+                self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
+                source = component.attr_sources.get(e.name)
+                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
+                return (f"{column}[{obj}]", component.attrs[e.name])
+            return self.err(e.name_span, "unknown-field", f"{an(component.name)} has no field or attribute '{e.name}'",
+                            did_you_mean(e.name, list(component.fields) + list(component.attrs)))
+        if t.kind == "map":
+            if t.args[0].kind not in ("str", "any"):
+                return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
+            self._check_key(e.obj, e.name, e.name_span, scope)
+            self._trace_part(e, e.name)
+            return (f"{obj}[{e.name!r}]", self._known(e, t.args[1], scope))
+        if t.kind == "any":
+            return (f"{obj}[{e.name!r}]", self._known(e, ANY, scope))
+        return self.err(e.span, "type", f"a value of type {t} has no field '{e.name}'")
+
+    def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
+        codes, types = [], []
+        for item in e.items:
+            code, t = self.expr(item, scope)
+            codes.append(code)
+            types.append(t)
+        return ("[" + ", ".join(codes) + "]", tuple_of(*types))
+
+    def _Index(self, e: A.Index, scope: Scope) -> Code:
+        obj, t = self.expr(e.obj, scope)
+        idx, it = self.expr(e.index, scope)
+        if t.kind == "tuple":
+            if isinstance(e.index, A.Num):
+                if not 0 <= e.index.value < len(t.args):
+                    return self.err(e.index.span, "type", f"{an(t)} has positions 0 to {len(t.args) - 1}")
+                return (f"{obj}[{idx}]", t.args[e.index.value])
+            self.check(it, ("int",), e.index.span, "a tuple position")
+            elem: Type = NONE
+            for a in t.args:
+                elem = unify(elem, a)
+            return (f"{obj}[{idx}]", elem)
+        if t.kind == "list":
+            self.check(it, ("int", "seat"), e.index.span, "a list index")
+            self._check_index(e, scope)
+            self._trace_part(e, _literal(e.index))
+            return (f"{obj}[{idx}]", self._known(e, t.args[0], scope))
+        if t.kind == "map":
+            if not assignable(t.args[0], it):
+                return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}",
+                                related=self.explain(e.index.span, it))
+            self._check_index(e, scope)
+            self._trace_part(e, _literal(e.index))
+            return (f"{obj}[{idx}]", self._known(e, t.args[1], scope))
+        if t.kind == "any":
+            return (f"{obj}[{idx}]", self._known(e, ANY, scope))
+        return self.err(e.span, "type", f"a value of type {t} cannot be indexed with [ ]")
+
+    def _known(self, e: A.Attr | A.Index, t: Type, scope: Scope) -> Type:
+        """The type of a part of a table that mixes kinds of values (`rule.min` in a map of texts and
+        numbers), when the rules pick it with keys written in them: the type of that very value."""
+        if t.kind != "any":
+            return t
+        label, value = self._table_value(e, scope)
+        if label is None or "[...]" in label or value is None:
+            return t
+        return type_of_data(value)
+
+    def _trace_part(self, e: A.Attr | A.Index, key: object) -> None:
+        """A part of data read with a key (`prices.bare`, `steps[2]`) or one picked at run time."""
+        parent = self.origins.get(e.obj.span)
+        if parent is not None:
+            step = EVERY if key is _UNKNOWN else key
+            self._trace(e, parent.part(_label(e), step))
+
+    def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
+        arith = e.op in ("+", "-", "*")
+        self._in_arith = arith
+        a, ta = self.expr(e.left, scope)
+        self._in_arith = arith
+        if e.op in ("in", "not in"):
+            self._member = ta
+            b, tb = self.read(e.right, scope)
+        else:
+            b, tb = self.expr(e.right, scope)
+        op = e.op
+        if op in ("and", "or"):
+            self.check(ta, ("bool",), e.left.span, f"the left side of '{op}'")
+            self.check(tb, ("bool",), e.right.span, f"the right side of '{op}'")
+            return (f"({a} {op} {b})", BOOL)
+        if op in ("==", "!="):
+            kinds = {ta.kind, tb.kind}
+            things = kinds & ({"node"} | set(self.world.components))
+            if things and kinds & {"int", "str"}:
+                thing = sorted(things)[0]
+                self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
+                                   "always " + ("false" if op == "==" else "true"),
+                                   f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
+            elif kinds == {"seat", "int"}:
+                pass  # seats are numbered from 0: `s == 0` is the first seat
+            elif not kinds & {"any", "none"} and len(kinds) == 2:
+                self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
+                                   + ("false" if op == "==" else "true"))
+            else:
+                self._check_value(e.left, e.right)
+                self._check_value(e.right, e.left)
+            if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
+                return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
+            return (f"({a} {op} {b})", BOOL)
+        if op in ("<", "<=", ">", ">="):
+            left = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
+            right = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
+            if left and right and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
+                # The side whose type comes from the values of data is the likely mistake.
+                data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
+                self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
+                         related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
+            return (f"({a} {op} {b})", BOOL)
+        if op in ("in", "not in"):
+            self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
+            if isinstance(e.right, A.ListLit):
+                for item in e.right.items:
+                    self._check_value(e.left, item)
+            fixed = fixed_value(e.right, self.resolver(scope))
+            if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
+                    and all(literal(v) is not None for v in fixed):
+                # A short fixed list of plain values: a set literal, which Python makes a constant.
+                b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
+            elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
+                self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
+            return (f"({a} {op} {b})", BOOL)
+        if op == "+":
+            if ta.kind == "list" or tb.kind == "list":
+                self.check(ta, ("list",), e.left.span, "the left side of '+'")
+                self.check(tb, ("list",), e.right.span, "the right side of '+'")
+                sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
+                if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
+                       for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
+                    # A list that may be long already (a variable, a field): counted as it is made,
+                    # and refused past the size limit (`x = x + x` cannot fill the memory).
+                    self.known_sizes[id(e)] = self.total(sizes)
+                    return (f"_cat(c, {a}, {b})", unify(ta, tb))
+                for size in sizes:  # making the new list visits both (a new one was counted already)
+                    if size != PAID:
+                        self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
+                self.known_sizes[id(e)] = self.total(sizes)
+                return (f"({a} + {b})", unify(ta, tb))
+            if ta.kind == "str" and tb.kind == "str":
+                return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
+        self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
+        self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
+        if op == "//":
+            return (f"_div({a}, {b})", INT)
+        if op == "%":
+            return (f"_mod({a}, {b})", INT)
+        return (f"({a} {op} {b})", INT)
+
+    def _Not(self, e: A.Not, scope: Scope) -> Code:
+        return (f"(not {self.cond(e.operand, scope, 'the operand of not')})", BOOL)
+
+    def _Neg(self, e: A.Neg, scope: Scope) -> Code:
+        # Not an operand of + - *: nothing above checks the number, so a sum or product under the
+        # minus keeps its own check (-(n * n) in a loop would otherwise grow without limit).
+        code, t = self.expr(e.operand, scope)
+        self.check(t, ("int",), e.span, "a negated value")
+        return (f"(-{code})", INT)
+
+    def _IfExp(self, e: A.IfExp, scope: Scope) -> Code:
+        c = self.cond(e.cond, scope)
+        a, ta = self.expr(e.then, scope)
+        b, tb = self.expr(e.orelse, scope)
+        return (f"({a} if {c} else {b})", unify(ta, tb))
+
+    def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
+        elem: Type | None = None
+        codes = []
+        for item in e.items:
+            code, t = self.expr(item, scope)
+            codes.append(code)
+            elem = t if elem is None else unify(elem, t)
+        return ("[" + ", ".join(codes) + "]", list_of(elem if elem is not None else ANY))
+
+    def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
+                       scope: Scope) -> tuple[Scope, str, str, str]:
+        """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
+        self.in_iterable += 1
+        try:
+            it, t = self.read(iter_, scope)
+        finally:
+            self.in_iterable -= 1
+        self.check(t, ("list",), iter_.span, "what a comprehension runs over")
+        inner = Scope(scope, scope.persistent, scope.counter)
+        self.no_shadow(var, span, scope)
+        v = inner.declare(var, t.elem if t.kind == "list" else ANY, "comp", span, comp=True)
+        v.used = True
+        self.hoister.repeat += 1  # the condition and the element are computed once per element
+        self.charges.begin()      # ... and so is their work
+        condition = f" if {self.cond(cond, inner)}" if cond is not None else ""
+        return inner, v.code, it, condition
+
+    def _end_comprehension(self, iter_: A.Expr, var: str, it: str, condition: str, scope: Scope) -> str:
+        """Count the comprehension's work (its elements times the work per element); its clause."""
+        self.hoister.repeat -= 1
+        per = self.charges.end()
+        return f" for {var} in {self.counted(iter_, it, scope, per)}{condition}"
+
+    def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
+        """Names may not hide another visible name: a common source of silent mistakes."""
+        if name in KEYWORDS:
+            self.err(span, "reserved-word", f"'{name}' is a word of the language and cannot name a variable")
+        elif scope.lookup(name) is not None:
+            self.err(span, "shadowed-name", f"'{name}' is already a variable here; pick another name")
+        elif (name in self.world.global_fields or name in self.world.tables or name in CONSTANTS
+              or any(c.collection == name for c in self.world.components.values())):
+            self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
+
+    def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
+        reader = self._this_reader
+        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        elt, t = self.expr(e.elt, inner)
+        clause = self._end_comprehension(e.iter, var, it, condition, scope)
+        if clause == f" for {var} in c.seats" and _CONSTANT.match(elt):
+            code = f"[{elt}] * c.nseats"  # (one value per seat that nothing can change in place)
+        else:
+            code = f"[{elt}{clause}]"
+        return (self._folded(e, scope, reader) or code, list_of(t))
+
+    def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
+        """A list made only of fixed data, computed now (folding.evaluate): the code reading it.
+
+        Its work is still counted as if it were made every time (the count depends on the rules
+        only). A value that may be kept gets a copy of its own.
+        """
+        known = evaluate(e, {}, self.world, self.resolver(scope))
+        value = plain(known) if known is not None else UNKNOWN
+        if not isinstance(value, list):
+            self.known_sizes.pop(id(e), None)
+            return None
+        self.known_sizes[id(e)] = len(value)
+        ref = self.const("folded", repr(value), value)
+        return ref if reader else f"{ref}[:]"
+
+    def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
+        vt: Type | None = None
+        codes = []
+        for k, v in e.pairs:
+            kc, ktt = self.expr(k, scope)
+            vc, vtt = self.expr(v, scope)
+            self.check(ktt, ("str",), k.span, "a map key")
+            vt = vtt if vt is None else unify(vt, vtt)
+            codes.append(f"{kc}: {vc}")
+        return ("{" + ", ".join(codes) + "}", map_of(STR, vt if vt is not None else ANY))
+
+    def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
+        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
+        kc, kt = self.expr(e.key, inner)
+        self.check(kt, ("str",), e.key.span, "a map key")
+        vc, vt = self.expr(e.value, inner)
+        return (f"{{{kc}: {vc}{self._end_comprehension(e.iter, var, it, condition, scope)}}}", map_of(STR, vt))
+
+    # ---------------------------------------------------------------- calls
+    def _Call(self, e: A.Call, scope: Scope) -> Code:
+        reader = self._this_reader
+        sig = self.formula_sig(e.name, e.name_span)
+        if sig is not None:
+            params, ret, fn = sig
+            if len(e.args) != len(params):
+                return self.err(e.span, "arity", f"'{e.name}' takes {len(params)} value(s), got {len(e.args)}")
+            codes = []
+            for i, (arg, pt) in enumerate(zip(e.args, params), 1):
+                code, t = self.expr(arg, scope)
+                if not assignable(pt, t):
+                    self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}",
+                             related=self.explain(arg.span, t))
+                codes.append(code)
+            inlined = self._inline(e, codes, params, scope, reader)
+            if inlined is not None:
+                return (inlined, ret)
+            work = self.formula_work.get(e.name)
+            if work is None:  # a formula whose work is known only as it runs counts its own
+                self.charges.charge(1)
+                if (e.name in self.memo and not self.hoister.repeat and not self.in_iterable
+                        and all(_plain_read(a) for a in e.args)):
+                    return (memo_read(self.const("memo", fn, {}), fn, codes, scope.fresh("m")), ret)
+            else:
+                used = work.used_params()
+                terms = work.at_call(codes) if all(_plain_read(a) for a, p in zip(e.args, work.params)
+                                                   if p in used) else None
+                if terms is not None and all(self.ahead(t) for t in terms):
+                    self.charges.charge(1 + work.static)
+                    for term in terms:
+                        self.charges.charge(0, term)
+                else:
+                    self.charges.charge(1 + work.static)
+                    if work.terms:
+                        fn += "_c"  # counts its own terms
+            return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
+        if e.name not in BUILTINS:
+            return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
+                            did_you_mean(e.name, list(BUILTINS) + self.formula_names()))
+        lo, hi = BUILTINS[e.name]
+        if not lo <= len(e.args) <= hi:
+            n = f"{lo}" if lo == hi else f"{lo} or {hi}"
+            return self.err(e.span, "arity", f"'{e.name}' takes {n} value(s), got {len(e.args)}")
+        reading = e.name in _READING_BUILTINS
+        args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
+        return self._builtin(e, args, scope)
+
+    def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope, reader: bool) -> str | None:
+        """The body of a one-expression formula with its arguments in place, when that is safe.
+
+        Calls cost more than most formula bodies. Only arguments that are plain reads are
+        substituted, so nothing is evaluated more often than the rules say in a way that matters.
+        Diagnostics come from the formula's own compile, never from an inlined copy.
+        """
+        found = self.inline_body(e.name)
+        if found is None or self.inline_depth >= INLINE_DEPTH or not all(_plain_read(a) for a in e.args):
+            return None
+        names, body = found
+        if e.name in self.memo:  # a constant: computed now if it can be, else remembered as it runs
+            folded = evaluate(body, {}, self.world, self.resolver(Scope(None, False)))
+            value = plain(folded) if folded is not None else UNKNOWN
+            if not isinstance(value, list):
+                return None
+        inner = Scope(None, persistent=False, counter=scope.counter)
+        for name, code, t, arg in zip(names, codes, params, e.args):
+            inner.vars[name] = Var(name, t, f"({code})", "param", e.span, used=True)
+            value = fixed_value(arg, self.resolver(scope))
+            if literal(value) is not None:
+                inner.vars[name].fixed = (value,)
+        saved = self.diags
+        self.diags = DiagnosticBag()
+        self.inline_depth += 1
+        self.charges.begin()
+        try:
+            code, _ = self.read(body, inner) if reader else self.expr(body, inner)
+            failed = self.diags.has_errors
+        finally:
+            self.diags = saved
+            self.inline_depth -= 1
+            work = self.charges.end()
+        if failed:
+            return None
+        self.charges.charge_cost(work)
+        self.known_sizes[id(e)] = self.size_of(body, code, inner)  # the call's list is the body's
+        return f"({code})"
+
+    def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
+        self._builtin_calls[id(e)] = e
+        name = e.name
+        a0, t0 = args[0]
+        sp = e.args[0].span
+        if name in ("len", "count"):
+            self.check(t0, ("list", "map", "str"), sp, f"the value of {name}()")
+            return (f"len({a0})", INT)
+        if name in _MAKING_BUILTINS and t0.kind in ("list", "map"):
+            a0 = self.counted(e.args[0], a0, scope)  # these make a new value as long as their list
+        elif name in _SEARCHING_BUILTINS and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
+            self.charges.charge(SEARCH_STEPS)  # these read their list (a new one was counted) and make nothing
+        if name == "sum":
+            if self.check(t0, ("list",), sp, "the value of sum()"):
+                self.check(t0.elem, ("int",), sp, "the elements summed")
+            if self._bounded(sum_bound(e.args[0], self.resolver(scope), self._calls)):
+                return (f"sum({a0})", INT)
+            return (f"_num(sum({a0}))", INT)
+        if name in ("max", "min"):
+            fn = "_max" if name == "max" else "_min"
+            if len(args) == 2:
+                self.check(t0, ("int",), sp, f"the values of {name}()")
+                self.check(args[1][1], ("int",), e.args[1].span, f"the values of {name}()")
+                return (f"{fn}({a0}, {args[1][0]})", INT)
+            self.check(t0, ("list",), sp, f"the value of {name}()")
+            return (f"{fn}({a0})", t0.elem)
+        if name in ("any", "all"):
+            if self.check(t0, ("list",), sp, f"the value of {name}()"):
+                self.check(t0.elem, ("bool",), sp, f"the elements of {name}()")
+            return (f"{name}({a0})", BOOL)
+        if name == "range":
+            for (code, t), a in zip(args, e.args):
+                self.check(t, ("int",), a.span, "a range bound")
+            bounds = [b for b in (fixed_value(a, self.resolver(scope)) for a in e.args) if type(b) is int]
+            if len(bounds) == len(e.args) and len(range(*bounds)) <= 1000:  # known numbers: made once
+                return (self.const("range", repr(bounds), list(range(*bounds))), list_of(INT))
+            return (f"_range(c, {', '.join(c for c, _ in args)})", list_of(INT))
+        if name == "neighbours":
+            self.check(t0, ("node",), sp, "the value of neighbours()")
+            return (f"_adj[{a0}]", list_of(NODE))
+        if name in ("unique", "sorted", "reversed"):
+            self.check(t0, ("list",), sp, f"the value of {name}()")
+            fn = {"unique": "_unique", "sorted": "sorted", "reversed": "_reversed"}[name]
+            return (f"{fn}({a0})", t0)
+        if name == "unique_by":
+            return self._unique_by(e, a0, t0)
+        if name == "next_seat":
+            self.check(t0, ("seat",), sp, "the value of next_seat()")
+            step = args[1][0] if len(args) == 2 else "1"
+            if len(args) == 2:
+                self.check(args[1][1], ("int",), e.args[1].span, "the step of next_seat()")
+            return (f"(({a0}) + ({step})) % c.nseats", SEAT)
+        if name == "seats_from":
+            self.check(t0, ("seat",), sp, "the value of seats_from()")
+            return (f"c.seats_from({a0})", list_of(SEAT))
+        if name == "index":
+            self.check(t0, ("list",), sp, "the first value of index()")
+            return (f"_index({a0}, {args[1][0]})", INT)
+        if name == "abs":
+            self.check(t0, ("int",), sp, "the value of abs()")
+            return (f"abs({a0})", INT)
+        if name == "get":
+            self.check(t0, ("map",), sp, "the first value of get()")
+            vt = t0.args[1] if t0.kind == "map" else ANY
+            return (f"{a0}.get({args[1][0]}, {args[2][0]})", unify(vt, args[2][1]))
+        if name == "keys":
+            self.check(t0, ("map",), sp, "the value of keys()")
+            return (f"list({a0})", list_of(t0.args[0] if t0.kind == "map" else ANY))
+        if name == "str":
+            return (self.fmt(a0, t0), STR)
+        if name in ("follow", "exits"):
+            self.check(t0, ("node",), sp, f"the first value of {name}()")
+            attr_arg = e.args[1]
+            if not (isinstance(attr_arg, A.Template) and attr_arg.is_plain):
+                return self.err(attr_arg.span, "type", f"the edge attribute of {name}() must be written as a text, "
+                                "like \"dir\"")
+            attr = attr_arg.text
+            if attr not in self.world.edges:
+                return self.err(attr_arg.span, "unknown-field", f"no edge of the board has an attribute '{attr}'",
+                                did_you_mean(attr, list(self.world.edges)))
+            column = self.const("edges", attr, self.world.edges[attr])
+            vt = self.world.edge_types[attr]
+            if name == "exits":
+                return (f"list({column}[{a0}])", list_of(tuple_of(NODE, vt)))
+            target = fixed_value(e.args[2], self.resolver(scope))
+            if literal(target) is not None:  # known edge value: every node's answer, computed once
+                found = tuple(follow(exits, target) for exits in self.world.edges[attr])
+                return (f"{self.const('follow', f'{attr}:{target!r}', found)}[{a0}]", NODE.or_none())
+            return (f"_follow({column}[{a0}], {args[2][0]})", NODE.or_none())
+        return self.err(e.span, "unknown-name", f"no function called '{name}'")
+
+
+    def _unique_by(self, e: A.Call, items: str, t: Type) -> Code:
+        """`unique_by(cards, "colour")`: the first seat, node or item of each value of a field or attribute."""
+        if not self.check(t, ("list",), e.args[0].span, "the first value of unique_by()") or t.elem.kind == "any":
+            return (items, t)
+        attr_arg = e.args[1]
+        if not (isinstance(attr_arg, A.Template) and attr_arg.is_plain):
+            return self.err(attr_arg.span, "type", "the field or attribute of unique_by() must be written as a "
+                            "text, like \"colour\"")
+        name, w, kind = attr_arg.text, self.world, t.elem.kind
+        column: str | None = None
+        known: list[str] = []
+        if kind == "seat":
+            column = self.column(f"S[{name!r}]") if name in w.seat_fields else "c.names" if name == "name" else None
+            known = [*w.seat_fields, "name"]
+        elif kind == "node":
+            if name in w.node_fields:
+                column = self.column(f"N[{name!r}]")
+            elif name in w.node_attrs:
+                column = self.const("attr", name, tuple(w.node_attr_values[name]))
+            known = [*w.node_fields, *w.node_attrs]
+        elif kind in w.components:
+            component = w.components[kind]
+            if name in component.fields:
+                column = self.column(f"C[{kind!r}][{name!r}]")
+            elif name in component.attrs:
+                column = self.const(f"attr:{kind}", name, tuple(component.attr_values[name]))
+            known = [*component.fields, *component.attrs]
+        else:
+            return self.err(e.args[0].span, "type", f"unique_by() keeps one of each kind of seats, nodes or items, "
+                            f"not of {t.elem}", "for other values, use unique([...]) on what they have in common")
+        if column is None:
+            return self.err(attr_arg.span, "unknown-field", f"{an(kind)} has no field or attribute '{name}'",
+                            did_you_mean(name, known))
+        return (f"_unique_by({items}, {column})", t)
+
+
+# How many one-expression formulas deep calls are inlined (each inside the one before).
+INLINE_DEPTH = 5
+_READS = (A.Name, A.Attr, A.Index)
+
+
+def COUNT_WORK_ON() -> bool:  # upper case: reads the switch at compile time (see cost.COUNT_WORK)
+    return cost.COUNT_WORK
+
+
+# Built-ins over a list that make a new value as long as it (counted by its length), and those
+# that only read it (counted as SEARCH_STEPS: see cost.py).
+_MAKING_BUILTINS = ("unique", "sorted", "reversed", "keys", "str", "unique_by")
+_SEARCHING_BUILTINS = ("sum", "max", "min", "any", "all", "index")
+# Numbers added or subtracted without a check: small fixed ones (a number cannot run away by them).
+_SMALL = 1 << 31
+
+
+def _grows(e: A.Expr, resolve: Resolve) -> bool:
+    """Can this sum or product make a number far bigger than its parts (so it must be checked)?
+
+    `x * y`, `x + y` and `x - y` of two numbers that are not small fixed values can double or
+    square a number each time they run; `x + 1` cannot run away.
+    """
+    if isinstance(e, A.BinOp) and e.op in ("+", "-", "*"):
+        fixed = [_small(fixed_value(side, resolve)) for side in (e.left, e.right)]
+        if e.op == "*":
+            return not any(f is not None and abs(f) <= 1 for f in fixed)
+        return not any(f is not None for f in fixed) or any(_grows(side, resolve) for side in (e.left, e.right))
+    return False
+
+
+def _small(value: object) -> int | None:
+    return value if type(value) is int and abs(value) <= _SMALL else None
+
+
+_COSTLY = (A.ListComp, A.MapComp, A.Call)
+# Code of a value that cannot be changed in place and reads nothing: a yes/no, none, a number, a text.
+_CONSTANT = re.compile(r"^(?:True|False|None|-?\d+|'[^'\\]*')$")
+# Expressions worth a per-node table when they read fixed data only (a single read is one already).
+_PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
+# Built-ins that only read their list: a kept (shared) list may be handed to them.
+_READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed",
+                     "unique_by")
+_CONTAINERS = ("list", "map", "tuple", "any")
+
+
+def _label(e: A.Expr) -> str:
+    """How the rules wrote a read of data, for a note: `lot.shape`, `prices.bare`, `price[...]`."""
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.Attr):
+        return f"{_label(e.obj)}.{e.name}"
+    if isinstance(e, A.Index):
+        key = _literal(e.index)
+        return f"{_label(e.obj)}[{'...' if key is _UNKNOWN else json.dumps(key)}]"
+    if isinstance(e, A.Call):
+        return f"{e.name}(...)"
+    return "..."
+
+
+def _plain_read(e: A.Expr) -> bool:
+    """A cheap expression without calls: safe to repeat where an inlined body uses it."""
+    if isinstance(e, (A.Name, A.Num, A.Bool, A.NoneLit)):
+        return True
+    if isinstance(e, A.Attr):
+        return _plain_read(e.obj)
+    if isinstance(e, A.Index):
+        return _plain_read(e.obj) and _plain_read(e.index)
+    return False
+
+
+_UNKNOWN = object()
+
+
+def _literal(e: A.Expr) -> object:
+    """The value of a number or plain text written in the rules, else _UNKNOWN."""
+    if isinstance(e, A.Num):
+        return e.value
+    if isinstance(e, A.Neg) and isinstance(e.operand, A.Num):
+        return -e.operand.value
+    if isinstance(e, A.Template) and e.is_plain:
+        return e.text
+    return _UNKNOWN
+
+
+def _among(value: object, shown: list[str], intro: str) -> str | None:
+    """A hint for a value that is not one of `shown`: the closest one, or all of them when few."""
+    return did_you_mean(str(value), shown) or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None)

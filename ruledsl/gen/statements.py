@@ -1,0 +1,581 @@
+"""Statements that never wait for a player: checked and turned into plain Python lines."""
+
+from __future__ import annotations
+
+from ..syntax import ast as A
+from .. import runtime_support as R
+from ..budget.charge import BudgetMixin, Region, charge_lines
+from .codegen import _Function, _Loop, _fresh, copy_code, flat
+from ..budget.cost import LOG_STEPS, SEARCH_STEPS, Cost
+from ..budget.exprcost import PAID
+from ..opt.folding import dead_branches
+from ..opt.mutation import changed_names
+from ..diagnostics import Span, an, did_you_mean
+from ..check.emptiness import EmptyOptions
+from .exprgen import COUNT_WORK_ON, Code
+from ..opt.hoist import cells
+from .kept import KEPT
+from .scope import Scope
+from ..types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
+
+# A formula may compute with loops and its own variables, but never change the game.
+_FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove,
+                       A.ExprStmt)
+
+
+class StatementsMixin(BudgetMixin):
+    """Phases and the statements in them, one Python line or block each."""
+
+    def _compile_phase(self, phase: A.Phase) -> None:
+        """Check and compile a phase once (a phase whose value is kept is compiled when first met)."""
+        if phase.name in self.phase_results or phase.name in self.phase_busy:
+            return
+        self.phase_busy.append(phase.name)
+        saved = self.returns, self.bare_returns
+        self.returns, self.bare_returns = [], []
+        resumable = phase.name in self.resumable
+        scope = Scope(None, persistent=resumable)
+        args = self._declare_params(phase.params, self._params(phase.params), scope)
+        if resumable:
+            fn = _Function(self.phase_fn[phase.name], "c, L", resumable=True)
+            self._phase_body(phase, scope, fn, "resumable")
+            if self.returns:
+                # Read by the phase that ran this one: no value left over from a phase run inside.
+                fn.emit("c.returned = None", None)
+            fn.emit("return -1", None)
+        else:
+            fn = _Function(self.phase_fn[phase.name], ", ".join(["c"] + args))
+            self._phase_body(phase, scope, fn, "direct")
+        self._warn_unused(scope)
+        self._warn_empty_options(phase)
+        self.functions.append(fn)
+        self.phase_results[phase.name] = self._result_type(phase)
+        self.returns, self.bare_returns = saved
+        self.phase_busy.pop()
+
+    def _result_type(self, phase: A.Phase) -> Type | None:
+        """The type of the value a phase gives back with `return VALUE`, None when it gives none."""
+        if not self.returns:
+            return None
+        for span in self.bare_returns:
+            self.diags.error(span, "return-value", f"phase '{phase.name}' gives back a value with its other "
+                             "returns: give one here too", "write return VALUE, or return none")
+        result = NONE
+        for t in self.returns:
+            result = t if result.kind == "none" and not result.nullable else unify(result, t)
+        return result
+
+    def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
+        """A phase's statements; running the phase counts one step plus the work known now."""
+        hoisting = self.exprs.hoister.begin_function(None)
+        self.changed.append(changed_names(phase.body))
+        # Work read from lists that exist when the phase starts is charged then, the rest by each
+        # statement (both compiled forms of a phase that waits decide alike: see Region.takes).
+        self._push_region(scope)
+        self._stmts(phase.body, scope, fn, [], context)
+        self._charge_phase(fn, phase.name, self._pop_region())
+        self.changed.pop()
+        self.exprs.hoister.end_function(hoisting)
+
+    def _never_empty(self, name: str) -> bool:
+        """Game data that always has an element: the seats, the board, a collection, a list table."""
+        w = self.world
+        if name in ("seats", "nodes") or any(name == c.collection for c in w.components.values()):
+            return True
+        value = w.tables[name][1] if name in w.tables else None
+        return isinstance(value, list) and len(value) > 0
+
+    def _warn_empty_options(self, phase: A.Phase) -> None:
+        for s in EmptyOptions(phase.body, self._never_empty).found:
+            self.diags.warning(s.options.span, "empty-options",
+                               f"the options of '{s.var}' can be empty here, and a choice without "
+                               "options stops the game",
+                               "test its length first or add an option that is always there; if the game "
+                               "guarantees it, say why in a comment '# allow: empty-options. REASON' on "
+                               "this line or the line above")
+
+    def _warn_unused(self, scope: Scope) -> None:
+        for var in scope.vars.values():
+            if not var.used and var.kind == "local":
+                self.diags.warning(var.span, "unused", f"'{var.name}' is set but never used")
+
+    def _stmts(self, stmts: tuple[A.Stmt, ...], scope: Scope, fn: _Function, loops: list[_Loop],
+               context: str) -> None:
+        start = len(fn.blocks[fn.cur])
+        for s in stmts:
+            if context == "formula" and not isinstance(s, _FORMULA_STATEMENTS):
+                self.diags.error(s.span, "not-in-formula",
+                                 "a formula only computes a value: it may use let, if, for, while and "
+                                 "return on its own variables, but cannot change the game (use a phase)")
+                continue
+            if context == "formula" and isinstance(s, (A.Assign, A.Add, A.Remove)):
+                target = s.target
+                if not self._formula_local(target, scope):
+                    self.diags.error(target.span, "not-in-formula",
+                                     "a formula may only change its own variables (made with let), "
+                                     "never the game or the values it was given")
+                    continue
+            # Values kept while the statement runs (hoist.py) get their cells just before it, and
+            # its work known only at run time is charged there (cost.py).
+            block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
+            saved = self.exprs.begin_statement(scope)
+            if context == "resumable" and self._suspends(s):
+                self.exprs.hoister.off += 1
+                self._suspending(s, scope, fn, loops)
+                self.exprs.hoister.off -= 1
+            else:
+                self._simple(s, scope, fn, loops, context)
+            temps, cost = self.exprs.end_statement(saved)
+            lines: list[tuple[int, str, Span | None]] = [
+                (depth, line, None) for line in cells(temps, [x for _, x, _ in fn.blocks[block][pos:]])]
+            region = self.regions[-1]
+            late = [t for t in cost.terms if not region.takes(t)]  # the rest is charged with the region
+            region.terms.extend(t for t in cost.terms if region.takes(t))
+            if late and COUNT_WORK_ON():
+                lines += [(depth, line, s.span) for line in charge_lines(" + ".join(late), None, True)]
+            fn.blocks[block][pos:pos] = lines
+            region.add(cost.static, s.span)
+        if fn.cur == 0 and len(fn.blocks[fn.cur]) == start and context != "resumable":
+            fn.emit("pass", None)
+
+    def _body(self, stmts: tuple[A.Stmt, ...], scope: Scope, fn: _Function, loops: list[_Loop],
+              context: str) -> None:
+        """An indented Python block."""
+        fn.depth += 1
+        before = len(fn.blocks[fn.cur])
+        cur = fn.cur
+        child = scope.child()
+        self._stmts(stmts, child, fn, loops, context)
+        self._warn_unused(child)
+        if fn.cur == cur and len(fn.blocks[fn.cur]) == before:
+            fn.emit("pass", None)
+        fn.depth -= 1
+
+    def _value(self, e: A.Expr, scope: Scope, may_share: bool = False) -> Code:
+        """An expression whose value will be stored: containers are copied unless fresh (or, when
+        `may_share` says the name it goes to may share it, unless they are table data)."""
+        code, t = self.exprs.expr(e, scope)
+        if isinstance(e, A.Name) and e.name == KEPT:  # a phase's value (copied by its return) or an amount
+            return code, t
+        if may_share:
+            return code, t
+        if _fresh(e, t) or copy_code(code, t) == code:
+            return code, t
+        code = self.exprs.counted(e, code, scope)  # a copy visits every element
+        if isinstance(e, A.Call) and e.name in self.fresh_results \
+                and copy_code(code, t) in (f"{code}[:]", f"dict({code})"):
+            return code, t  # a list the formula made for this call: nobody else holds it (fresh_results.py)
+        return copy_code(code, t), t
+
+    def _may_share(self, name: str, e: A.Expr, scope: Scope) -> bool:
+        """May the variable `name`, given e's value, share it instead of holding a copy? When the value
+        is table data, which no rule changes, and the name is never changed in place; not for the
+        locals of a phase that waits, which live in the state (saved, copied, shown to bots)."""
+        return not scope.persistent and name not in self.changed[-1] \
+            and self.mutations.table_data(e, lambda var: scope.lookup(var) is not None)
+
+    def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
+        self.exprs.no_shadow(name, span, scope)
+        return scope.declare(name, t, kind, span).code
+
+    def _simple(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        emit = fn.emit
+        if isinstance(s, A.Let):
+            code, t = self._value(s.value, scope, may_share=self._may_share(s.name, s.value, scope))
+            if t.kind == "none":
+                t = ANY
+            emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
+            self.exprs.carry(scope.vars.get(s.name), s.value)
+            if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
+                scope.vars[s.name].open_type = True
+            if t.kind == "list" and s.name in scope.vars and s.name not in self.changed[-1]:
+                scope.vars[s.name].max_len = self.exprs.max_len(s.value, scope)
+        elif isinstance(s, A.Assign):
+            self._assign(s, scope, fn)
+        elif isinstance(s, A.If):
+            dead = dead_branches(s, self.exprs.resolver(scope))
+            for i, (cond, body) in enumerate(s.branches):
+                emit(f"{'if' if i == 0 else 'elif'} {self.exprs.cond(cond, scope)}:", cond.span)
+                self._branch(body, dead[i], scope, fn, loops, context)
+            if s.orelse:
+                emit("else:", s.span)
+                self._branch(s.orelse, dead[-1], scope, fn, loops, context)
+        elif isinstance(s, A.For):
+            # Like the resumable form: the loop runs over the list as it was when it began. One level
+            # of copying is not enough (the body may change an inner list before the loop reaches
+            # it), nor may calls be trusted (a formula may return a field's own list). No copy is
+            # needed when the body cannot change that list (mutation.py).
+            self._for(s, scope, fn, loops, context)
+        elif isinstance(s, A.While):
+            loop = self._loop(s.span)
+            self.exprs.hoister.off += 1  # the condition is computed again at every pass ...
+            self.exprs.charges.begin()   # ... and its work is charged at every pass
+            emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
+            condition = self.exprs.charges.end()
+            self.exprs.hoister.off -= 1
+            self._loop_body(s, scope, fn, loops, context, loop, condition, scope)
+        elif isinstance(s, A.Break):
+            if not loops:
+                self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
+            elif loops[-1].native:
+                emit("break", s.span)
+            else:
+                emit(f"return {loops[-1].end}", s.span)
+        elif isinstance(s, A.Return):
+            self._return(s, scope, fn, context)
+        elif isinstance(s, A.Pass):
+            emit("pass", s.span)
+        elif isinstance(s, A.RunAbility):
+            call = self._run_ability(s, scope)
+            if call:
+                emit(call, s.span)
+        elif isinstance(s, A.ExprStmt):
+            self._bare_value(s, scope)
+        elif isinstance(s, A.Run):
+            args = self._run_args(s, scope)
+            if s.phase in self.phases:
+                self.regions[-1].runs[s.phase] += 1  # its work is charged here (budget.PhaseWork)
+                call = f"{self.phase_fn[s.phase]}{{}}(c{''.join(', ' + a for a in args)})"
+                if context == "agent" and s.phase in self.resumable:
+                    self._direct_call(call.format("_d"), s.span, fn)
+                else:
+                    emit(call.format(""), s.span)
+        elif isinstance(s, A.End):
+            code, t = self.exprs.expr(s.winners, scope)
+            if not assignable(list_of(SEAT), t):
+                self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}",
+                                 related=self.exprs.explain(s.winners.span, t))
+            emit(f"c.end({code})", s.span)
+        elif isinstance(s, A.Log):
+            self._log(s, scope, fn)
+        elif isinstance(s, A.Pay):
+            self._pay(s, scope, fn)
+        elif isinstance(s, A.Shuffle):
+            code, _ = self._list_target(s.target, scope, "shuffle")
+            # Shuffling costs a few draws of the generator per element, not one step.
+            emit(f"c.shuffle({self.exprs.counted(s.target, code, scope, Cost(3))})", s.span)
+        elif isinstance(s, A.Roll):
+            self._roll(s, scope, fn)
+        elif isinstance(s, A.Draw):
+            code, t = self._list_target(s.source, scope, "draw from")
+            self.exprs.charges.charge(SEARCH_STEPS)  # taking the first element moves the others
+            var = self._declare(s.var, t.elem, s.span, scope)
+            emit(f"{var} = _draw({code})", s.span)
+        elif isinstance(s, A.Add):
+            self._settle_type(s.target, s.value, scope, element=True)
+            code, t = self._list_target(s.target, scope, "add to")
+            value, vt = self._value(s.value, scope)
+            if not assignable(t.elem, vt):
+                self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}",
+                                 related=self.exprs.explain(s.value.span, vt))
+            if COUNT_WORK_ON() and (context in ("resumable", "agent") or not self._local(s.target, scope)):
+                # A list that outlives a decision could grow without end; a function's own list
+                # cannot grow more within a decision than the work budget allows.
+                emit(f"if len({code}) >= {R.LIST_LIMIT}: c.too_long()", s.span)
+            emit(f"{code}.append({value})", s.span)
+        elif isinstance(s, A.Remove):
+            code, t = self._list_target(s.target, scope, "remove from")
+            value, _ = self.exprs.expr(s.value, scope)
+            self.exprs.charges.charge(SEARCH_STEPS)  # searches the list
+            emit(f"_remove({code}, {value})", s.span)
+        elif isinstance(s, A.Keep):
+            self._keep(s, scope, fn, context)
+        elif isinstance(s, A.Choose) and context == "agent":
+            self._ask(s, scope, fn)
+        elif isinstance(s, A.Choose):
+            self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
+        else:  # pragma: no cover - the grammar has no other statements
+            self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
+
+    def _roll(self, s: A.Roll, scope: Scope, fn: _Function) -> None:
+        """`roll face from die`, or `roll 2 faces from die` (a list of that many draws)."""
+        code, t = self.exprs.expr(s.source, scope)
+        self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
+        if s.count is None:
+            shared = self._may_share(s.var, s.source, scope)  # a face of table data, as a `let` shares it
+            var = self._declare(s.var, t.elem, s.span, scope)
+            fn.emit(f"{var} = {f'c.roll({code})' if shared else copy_code(f'c.roll({code})', t.elem)}", s.span)
+            return
+        self.exprs.in_iterable += 1  # (the count goes in a comprehension's range)
+        count, ct = self.exprs.expr(s.count, scope)
+        self.exprs.in_iterable -= 1
+        self.exprs.check(ct, ("int",), s.count.span, "how many to roll")
+        faces, each = scope.fresh("r"), scope.fresh("r")
+        var = self._declare(s.var, list_of(t.elem), s.span, scope)
+        fn.emit(f"{faces} = {code}", s.span)
+        fn.emit(f"{var} = [{copy_code(f'c.roll({faces})', t.elem)} for {each} in _range(c, {count})]", s.span)
+
+
+    def _branch(self, body: tuple[A.Stmt, ...], dead: bool, scope: Scope, fn: _Function, loops: list[_Loop],
+                context: str) -> None:
+        """A branch of an `if`; one that can never run in this game is checked, not generated."""
+        if not dead:
+            self._body(body, scope, fn, loops, context)
+            return
+        self._dead(body, scope, loops, context)
+        fn.depth += 1
+        fn.emit("pass", None)
+        fn.depth -= 1
+
+    def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list[_Loop], context: str) -> None:
+        """Check a block that can never run (folding.py): its diagnostics, none of its code or work.
+
+        It is checked as the phase would be if the block could run (the block may wait), into a
+        function that is thrown away.
+        """
+        if context == "agent":  # generated after checking: nothing to report
+            return
+        sink = _Function("_dead", "c, L", resumable=True)
+        self._push_region()
+        self.exprs.charges.off += 1
+        self.exprs.hoister.off += 1
+        child = scope.child()
+        self._stmts(body, child, sink, loops, "formula" if context == "formula" else "resumable")
+        self._warn_unused(child)
+        self.exprs.hoister.off -= 1
+        self.exprs.charges.off -= 1
+        self._pop_region()
+
+    def _local(self, e: A.Expr, scope: Scope) -> bool:
+        """Is this a part of a variable of the running function (not of the game's state)?"""
+        while isinstance(e, (A.Attr, A.Index)):
+            e = e.obj
+        return isinstance(e, A.Name) and scope.lookup(e.name) is not None
+
+    def _for(self, s: A.For, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        """A native for loop, charged for all its passes when it starts (see budget/charge.py)."""
+        it, t = self.exprs.read(s.iter, scope)
+        self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
+        waits = context == "agent" and self._suspends(s)  # charged per pass, as its waiting form
+        size = None if waits else self.exprs.size_of(s.iter, it, scope)
+        if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
+            it = copy_code(it, t)
+        loop = self._loop(s.span)
+        block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
+        guarded = True  # the length is read before the statement reads the list
+        if not waits and not isinstance(size, (int, str)) or size == PAID:
+            temp = scope.fresh("t")  # its length is known once it is made
+            fn.emit(f"{temp} = {it}", s.span)
+            it, size, pos, guarded = temp, f"len({temp})", pos + 1, False
+        inner = scope.child()
+        var = self._declare(s.var, t.elem, s.span, inner, "loop")
+        inner.vars[s.var].used = True
+        fn.emit(f"for {var} in {it}:", s.span)
+        # Charged when the loop starts (the loop's variable is not there yet), or at each pass.
+        body = self._loop_body(s, inner, fn, loops, context, loop if waits else None, None,
+                               inner if waits else scope)
+        if waits:
+            return
+        # Named when the budget runs out: this loop, or the loop in its body doing most of the work.
+        span, blamed = (body.span, body.loop) if body.steps > 1 and body.loop is not None else (s.span, loop)
+        if isinstance(size, int) and not body.terms:
+            self.regions[-1].add_loop(size, body, span, blamed)
+            return
+        per = body.amount(1)
+        amount = f"({size}) * ({per})" if body.terms else f"({size}) * {per}"
+        if guarded and self.regions[-1].takes(amount):  # charged with the enclosing body
+            self.regions[-1].terms.append(amount)
+            self.regions[-1].add(0, span, blamed)
+        else:
+            self._insert_charge(fn, block, pos, depth, amount, span, blamed, guarded or bool(body.terms))
+
+    def _loop_body(self, s: A.For | A.While, scope: Scope, fn: _Function, loops: list[_Loop], context: str,
+                   tick: int | None, condition: Cost | None, start: Scope) -> Region:
+        """A loop's body in its own region (whose charge reads the variables of `start`); `tick`:
+        the loop whose passes are each charged (with the condition's work, for a while loop)."""
+        block, pos = fn.cur, len(fn.blocks[fn.cur])
+        self._push_region(start)
+        self.exprs.hoister.loops += 1
+        self._body(s.body, scope, fn, loops + [_Loop(native=True)], context)
+        self.exprs.hoister.loops -= 1
+        region = self._pop_region()
+        if tick is not None:
+            amount = " + ".join([region.amount(1 + (condition.static if condition else 0))]
+                                + (condition.terms if condition else []))
+            self._insert_charge(fn, block, pos, fn.depth + 1, amount, s.span, tick,
+                                bool(region.terms or condition and condition.terms))
+        return region
+
+    def _return(self, s: A.Return, scope: Scope, fn: _Function, context: str) -> None:
+        if context == "formula":
+            if s.value is None:
+                self.diags.error(s.span, "no-return", "a formula's return needs a value")
+                return
+            code, t = self.exprs.expr(s.value, scope)
+            self.returns.append(t)
+            fn.emit(f"return {code}", s.span)
+            return
+        if s.value is None:
+            self.bare_returns.append(s.span)
+            fn.emit("return -1" if context == "resumable" else "return", s.span)
+            return
+        code, t = self._value(s.value, scope)
+        self.returns.append(t)
+        if context == "resumable":
+            fn.emit(f"c.returned = {code}", s.span)
+            fn.emit("return -1", s.span)
+        else:
+            fn.emit(f"return {code}", s.span)
+
+    def _bare_value(self, s: A.ExprStmt, scope: Scope) -> None:
+        """A value alone on a line does nothing: say what the designer probably meant."""
+        e = s.expr
+        if isinstance(e, A.Call) and e.name in self.phases:
+            self.diags.error(e.span, "no-effect", f"'{e.name}' is a phase: start it with 'run'",
+                             f"write: run {e.name}(...)")
+            return
+        self._value(e, scope)
+        if isinstance(e, A.Call) and e.name in self.formulas:
+            self.diags.error(e.span, "formula-as-statement",
+                             f"formula '{e.name}' computes a value, which is thrown away here: "
+                             "a formula cannot change the game",
+                             f"keep the value with let x = {e.name}(...), or make it a phase and run it")
+        elif isinstance(e, A.Call):
+            self.diags.error(e.span, "formula-as-statement",
+                             f"'{e.name}(...)' computes a value, which is thrown away here",
+                             f"keep the value: let x = {e.name}(...)")
+        elif isinstance(e, A.BinOp) and e.op == "==":
+            self.diags.error(e.span, "no-effect", "this comparison is computed and then thrown away",
+                             "to store a value, write '=' instead of '=='")
+        else:
+            self.diags.error(e.span, "no-effect", "this value is computed and then thrown away",
+                             "a line must do something: let, an assignment, run, log, choose...")
+
+    def _run_args(self, s: A.Run, scope: Scope) -> list[str]:
+        phase = self.phases.get(s.phase)
+        if phase is None and s.phase in self.formulas:
+            self.diags.error(s.name_span, "formula-as-statement",
+                             f"'{s.phase}' is a formula: it computes a value, and 'run' starts a phase",
+                             f"use its value, e.g. let x = {s.phase}(...)")
+            self.formula_used.add(s.phase)
+            return []
+        if phase is None:
+            self.diags.error(s.name_span, "unknown-phase", f"no phase called '{s.phase}'",
+                             did_you_mean(s.phase, list(self.phases)))
+            return []
+        types = self._params(phase.params)
+        if len(s.args) != len(types):
+            self.diags.error(s.span, "arity", f"phase '{s.phase}' takes {len(types)} value(s), got {len(s.args)}")
+        codes = []
+        for arg, t in zip(s.args, types):
+            code, at = self._value(arg, scope)
+            if not assignable(t, at):
+                self.diags.error(arg.span, "type", f"phase '{s.phase}' expects {t} here, not {at}",
+                                 related=self.exprs.explain(arg.span, at))
+            codes.append(code)
+        return codes
+
+    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str | None:
+        """Code that runs an item's ability (nothing when that item has none)."""
+        target, t = self.exprs.expr(s.target, scope)
+        found = self.abilities.get((t.kind, s.ability))
+        if found is None:
+            known = [a for (k, a) in self.abilities if k == t.kind]
+            if t.kind not in self.world.components:
+                self.diags.error(s.target.span, "type", f"only components have abilities, not {an(t)}")
+            else:
+                self.diags.error(s.name_span, "unknown-name", f"{an(t.kind)} has no ability '{s.ability}'",
+                                 did_you_mean(s.ability, known) or (f"abilities: {', '.join(known)}" if known else None))
+            return None
+        code, names = found
+        params = code.params[1:]
+        if len(s.args) != len(params):
+            self.diags.error(s.span, "arity", f"ability '{s.ability}' takes {len(params)} value(s) after 'with', "
+                             f"got {len(s.args)}")
+            return None
+        pairs = [f"{code.params[0].name!r}: {target}"]
+        for p, arg in zip(params, s.args):
+            value, vt = self._value(arg, scope)
+            try:
+                pt = parse_type(p.type_text, self.world.components, self.world.name_sets)
+            except TypeSyntaxError:
+                pt = ANY
+            if not assignable(pt, vt):
+                self.diags.error(arg.span, "type", f"ability '{s.ability}' expects {pt} for '{p.name}', not {vt}",
+                                 related=self.exprs.explain(arg.span, vt))
+            pairs.append(f"{p.name!r}: {value}")
+        table = self.exprs.const("ability", f"{t.kind}.{s.ability}", names)
+        return f"c.run_ability({table}[{target}], {{{', '.join(pairs)}}})"
+
+    def _pay(self, s: A.Pay, scope: Scope, fn: _Function) -> None:
+        code = self._pay_code(s, scope, kept=False)
+        if code is not None:
+            fn.emit(code, s.span)
+
+    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str | None:
+        """The code of a pay or gain (None after an error); `kept`: it gives the amount paid."""
+        verb = "pay" if s.is_payment else "gain"
+        if not (isinstance(s.target, A.Attr)):
+            self.diags.error(s.target.span, "type", f"{verb} needs a seat's field, like s.money")
+            return None
+        seat, st = self.exprs.expr(s.target.obj, scope)
+        if st.kind == "seat" and s.target.name not in self.world.seat_fields:
+            self.diags.error(s.target.name_span, "unknown-field", f"seats have no field '{s.target.name}'",
+                             did_you_mean(s.target.name, list(self.world.seat_fields)))
+            return None
+        if st.kind != "seat":
+            self.diags.error(s.target.span, "type", f"{verb} needs a seat's number field, like s.money",
+                             did_you_mean(s.target.name, list(self.world.seat_fields)))
+            return None
+        f = self.world.seat_fields[s.target.name]
+        if f.type.kind != "int":
+            self.diags.error(s.target.span, "type", f"'{f.name}' is {f.type}; {verb} needs a number field")
+        amount, at = self.exprs.expr(s.amount, scope)
+        self.exprs.check(at, ("int",), s.amount.span, f"the amount to {verb}")
+        if s.up_to or kept:
+            return f"_pay(c, {seat}, {f.name!r}, {amount}, {s.up_to})"
+        return f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})"
+
+    def _log(self, s: A.Log, scope: Scope, fn: _Function) -> None:
+        # A log line counts LOG_STEPS, log or no log. The work of building it is done only when the
+        # log is kept (never in simulations, where nobody reads it), so it is counted against the
+        # budget while it runs and then given back: the game is the same either way.
+        self.exprs.charges.charge(LOG_STEPS)
+        self.exprs.charges.begin()
+        self.exprs.hoister.off += 1  # nothing worth keeping in a line built once, and only sometimes
+        call = self._log_call(s, scope)
+        self.exprs.hoister.off -= 1
+        work = self.exprs.charges.end()
+        fn.emit("if c.logging:", s.span)
+        fn.depth += 1
+        fn.emit("_s = c.steps", s.span)
+        if (work.static or work.terms) and COUNT_WORK_ON():
+            for line in charge_lines(" + ".join([str(work.static)] + work.terms), None, bool(work.terms)):
+                fn.emit(line, s.span)
+        fn.emit(call, s.span)
+        fn.emit("c.steps = _s", s.span)
+        fn.depth -= 1
+
+    def _log_call(self, s: A.Log, scope: Scope) -> str:
+        fields = []
+        seats = []
+        for name, e in s.fields:
+            code, t = self.exprs.expr(e, scope)
+            ids_by_kind = self.world.ids_by_kind()
+            to_data = R.make_data(t, ids_by_kind)
+            if t.kind in ids_by_kind and not t.nullable:
+                # The common case, inline: logging happens on every step of a simulation.
+                fields.append(f"{name!r}: {self.exprs.const('ids', t.kind, ids_by_kind[t.kind])}[{code}]")
+            elif to_data is not None:
+                fields.append(f"{name!r}: {self.exprs.const('data', str(t), to_data)}({code})")
+            else:
+                fields.append(f"{name!r}: {copy_code(code, t)}")
+            if t.kind == "seat":
+                seats.append(f"[{code}]")
+                self.event_seats.setdefault(s.kind, set()).add(name)
+            elif t.kind == "list" and t.elem.kind == "seat":
+                seats.append(f"list({code})")
+                self.event_seats.setdefault(s.kind, set()).add(name)
+        text = self.exprs.template(s.text, scope)
+        to = "None"
+        if s.to is not None:
+            code, t = self.exprs.expr(s.to, scope)
+            if t.kind == "seat":
+                to = f"[{code}]"
+            elif t.kind == "list" and t.elem.kind in ("seat", "any"):
+                to = f"list({code})"
+            else:
+                self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}",
+                                 related=self.exprs.explain(s.to.span, t))
+        seat_code = " + ".join(seats) if seats else "[]"
+        return f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})"
