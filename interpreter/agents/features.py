@@ -102,11 +102,11 @@ class _Ownership:
             value = _get(value, key)
         return value
 
-    def read(self, shown: Shown, n: int) -> list[list[float | None]]:
-        """One list of per-seat values for each of `names`."""
+    def read(self, shown: Shown, n: int) -> np.ndarray:
+        """Per-seat values (names x seats; NaN where unknown)."""
         entries = self._column(shown, self.path)
         if not isinstance(entries, list):       # hidden from this seat: nothing is known
-            return [[None] * n for _ in self.names]
+            return np.full((len(self.names), n), np.nan)
         held = np.zeros((len(entries), n))
         for i, v in enumerate(entries):
             for owner in (v if isinstance(v, list) else (v,)):
@@ -114,20 +114,23 @@ class _Ownership:
                     held[i, owner] += 1.0
         parts = [np.ones((len(entries), 1))]
         if self.dynamic:
-            columns = []
+            columns: list[Any] = []
             for path, k in self.dynamic:
                 col = self._column(shown, path)
                 if not isinstance(col, list):
                     columns.append([0.0] * len(entries))
                 elif k is None:
-                    columns.append([_number(x) or 0.0 for x in col])
+                    try:    # whole numbers and yes/no (the usual case) convert at once
+                        columns.append(np.nan_to_num(np.asarray(col, dtype=float)))
+                    except (TypeError, ValueError):
+                        columns.append([_number(x) or 0.0 for x in col])
                 else:
                     columns.append([float(x == k) for x in col])
             parts.append(np.asarray(columns, dtype=float).T)
         if self.static is not None:
             parts.append(self.static)
-        sums = held.T @ np.hstack(parts)          # seats x names
-        return [[float(x) for x in sums[:, j]] for j in range(len(self.names))]
+        sums: np.ndarray = (held.T @ np.hstack(parts)).T          # names x seats
+        return sums
 
 
 @dataclass(frozen=True)
@@ -147,8 +150,8 @@ class _Holding:
         self.field = field
         self.matrix = matrix
 
-    def read(self, shown: Shown, n: int) -> list[list[float | None]]:
-        """One list of per-seat values for each of `names` (None where the seat may not see the list)."""
+    def read(self, shown: Shown, n: int) -> np.ndarray:
+        """Per-seat values (names x seats; NaN where the seat may not see the list)."""
         items = len(self.matrix)
         counts = np.zeros((n, items))
         seen = [False] * n
@@ -159,16 +162,17 @@ class _Holding:
             for x in _leaves(held):
                 if type(x) is int and 0 <= x < items:
                     counts[s, x] += 1.0
-        sums = counts @ self.matrix
-        return [[float(sums[s, j]) if seen[s] else None for s in range(n)] for j in range(len(self.names))]
+        sums: np.ndarray = (counts @ self.matrix).T          # names x seats
+        sums[:, [s for s in range(n) if not seen[s]]] = np.nan
+        return sums
+
+
+_NUMBERS = (int, float, bool)
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, (int, float)):
-        return float(value)
-    return None
+    """A number or yes/no as a float; None for anything else (a hidden value, none)."""
+    return float(value) if type(value) in _NUMBERS else None
 
 
 def _leaves(value: Any) -> Iterator[Any]:
@@ -219,6 +223,7 @@ class FeatureSpace:
         self.per_seat: list[tuple[str, _SeatRead]] = []
         self.owners: list[_Ownership] = []
         self.holdings: list[_Holding] = []
+        self.groups: list[_Holding | _Ownership] = []
         self.public: list[tuple[str, _PublicRead]] = []
         for f in game.seat_fields:
             self._seat_field(f.name, world.seat_fields[f.name].type)
@@ -231,6 +236,7 @@ class FeatureSpace:
             self._global_field(f.name, world.global_fields[f.name].type)
         self.evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]] = [
             (name, self.evaluation_terms(terms)) for name, terms in (evaluations or {}).items() if terms]
+        self.groups = [*self.holdings, *self.owners]
         self.names = ([f"{name}:{side}" for name, _ in self.per_seat for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for h in self.holdings for name in h.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for o in self.owners for name in o.names for side in ("own", "best_other", "others")]
@@ -358,20 +364,14 @@ class FeatureSpace:
         """The features of `state` from `seat`'s side, from what that seat may see only."""
         shown = visible_fields(self.engine, state, seat)
         n = state["seats"]
-        out: list[float] = []
-        for _, reader in self.per_seat:
-            _sides(reader(shown, n), seat, out)
-        groups: list[_Holding | _Ownership] = [*self.holdings, *self.owners]
-        for group in groups:
-            for values in group.read(shown, n):
-                _sides(values, seat, out)
-        for values in self.judged(state, seat, self.evaluations):
-            _sides(values, seat, out)
-        for _, public in self.public:
-            out.append(public(shown, seat, n))
-        out.append(float(n))
-        out.append(1.0)
-        return out
+        # Every per-seat number, one row each (seats in columns, NaN where the seat may not see it).
+        rows = [np.array([reader(shown, n) for _, reader in self.per_seat], dtype=float).reshape(-1, n)]
+        rows += [group.read(shown, n) for group in self.groups]
+        if self.evaluations:
+            rows.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
+        sides = _sides(np.vstack(rows), seat)
+        public = [public(shown, seat, n) for _, public in self.public]
+        return [*sides.tolist(), *public, float(n), 1.0]
 
 
     def judged(self, state: dict[str, Any], seat: int,
@@ -435,12 +435,18 @@ def vocabulary(engine: Engine, states: Iterable[dict[str, Any]]) -> dict[str, li
     return {key: sorted(values)[:MAX_KINDS] for key, values in seen.items() if values}
 
 
-def _sides(values: list[float | None], seat: int, out: list[float]) -> None:
-    own = values[seat]
-    others = [v for s, v in enumerate(values) if s != seat and v is not None]
-    out.append(own if own is not None else 0.0)
-    out.append(max(others) if others else 0.0)
-    out.append(sum(others) / len(others) if others else 0.0)
+def _sides(table: np.ndarray, seat: int) -> np.ndarray:
+    """For each row of per-seat numbers (NaN: unknown), the seat's own, the best of the others' and
+    the others' mean, side by side (0 where nothing is known)."""
+    own = np.nan_to_num(table[:, seat])
+    others = np.delete(table, seat, axis=1)
+    known = ~np.isnan(others)
+    count = known.sum(axis=1)
+    best = np.where(known, others, -np.inf).max(axis=1, initial=-np.inf)
+    best[count == 0] = 0.0
+    mean = np.where(known, others, 0.0).sum(axis=1) / np.maximum(count, 1)
+    out: np.ndarray = np.stack([own, best, mean], axis=1).ravel()
+    return out
 
 
 def _each(column: Any) -> list[Any]:
