@@ -237,6 +237,8 @@ class FeatureSpace:
         self.evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]] = [
             (name, self.evaluation_terms(terms)) for name, terms in (evaluations or {}).items() if terms]
         self.groups = [*self.holdings, *self.owners]
+        # Whether some field is shown to its owner alone: then seats see different things.
+        self.private = any(f.visible == "owner" for f in game.seat_fields)
         self.names = ([f"{name}:{side}" for name, _ in self.per_seat for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for h in self.holdings for name in h.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for o in self.owners for name in o.names for side in ("own", "best_other", "others")]
@@ -363,15 +365,32 @@ class FeatureSpace:
     def extract(self, state: dict[str, Any], seat: int) -> list[float]:
         """The features of `state` from `seat`'s side, from what that seat may see only."""
         shown = visible_fields(self.engine, state, seat)
+        return self._row(shown, self._table(state, seat, shown), seat, state["seats"])
+
+    def extract_all(self, state: dict[str, Any]) -> list[list[float]]:
+        """The features of `state` from every seat's side (each from what that seat may see only).
+
+        In a game where no field is shown to its owner alone, every seat sees the same: the table
+        of per-seat numbers is then read once for all of them."""
         n = state["seats"]
-        # Every per-seat number, one row each (seats in columns, NaN where the seat may not see it).
+        if self.private:
+            return [self.extract(state, s) for s in range(n)]
+        shown = visible_fields(self.engine, state, 0)
+        table = self._table(state, 0, shown)
+        return [self._row(shown, table, s, n) for s in range(n)]
+
+    def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
+        """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it)."""
+        n = state["seats"]
         rows = [np.array([reader(shown, n) for _, reader in self.per_seat], dtype=float).reshape(-1, n)]
         rows += [group.read(shown, n) for group in self.groups]
         if self.evaluations:
             rows.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
-        sides = _sides(np.vstack(rows), seat)
+        return np.vstack(rows)
+
+    def _row(self, shown: Shown, table: np.ndarray, seat: int, n: int) -> list[float]:
         public = [public(shown, seat, n) for _, public in self.public]
-        return [*sides.tolist(), *public, float(n), 1.0]
+        return [*_sides(table, seat).tolist(), *public, float(n), 1.0]
 
 
     def judged(self, state: dict[str, Any], seat: int,

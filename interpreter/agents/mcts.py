@@ -248,8 +248,7 @@ class _Search:
         if self.learned is not None:
             # Each seat's learned chance from its own view of the sample (a seat's features never
             # read what that seat may not see; the sample itself is drawn from the bot's view).
-            n = state["seats"]
-            return self.learned.values([self.learned.features(state, s, self.profile) for s in range(n)], self.profile)
+            return self.learned.values(self.learned.features_all(state, self.profile), self.profile)
         values = self.evaluation.values(state)
         n = len(values)
         for i, v in enumerate(values):

@@ -112,7 +112,7 @@ def play_for_training(task: _Game) -> tuple[int, Positions]:
         seat = engine.first_open_seat(state)
         g, bits = rng.next_u64(g)
         if bits % 1000 < chance:
-            seen.append([space.extract(state, s) for s in range(task.seats)])
+            seen.append(space.extract_all(state))
             for name, terms in profiles:
                 out.leads.setdefault(name, []).append(lead(space.judged(state, seat, [(name, terms)])[0], seat))
         try:

@@ -140,6 +140,14 @@ class LearnedValue:
             row.append(lead(self.space.judged(state, seat, self._profiles[profile])[0], seat))
         return row
 
+    def features_all(self, state: dict[str, Any], profile: str | None = None) -> list[list[float]]:
+        """`features` from every seat's side."""
+        rows = self.space.extract_all(state)
+        if profile is not None:
+            for seat, row in enumerate(rows):
+                row.append(lead(self.space.judged(state, seat, self._profiles[profile])[0], seat))
+        return rows
+
     def values(self, rows: list[list[float]], profile: str | None = None) -> list[float]:
         """The value of each row of features; a profile shifts it towards what the profile favours."""
         if not rows:

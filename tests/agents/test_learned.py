@@ -108,3 +108,13 @@ def test_a_profile_shifts_the_bots_judgement() -> None:
     plain = ValueAgent(1).option_values(eng, state, seat)
     hoarder = ValueAgent(1, profile="hoarder").option_values(eng, state, seat)
     assert plain != hoarder
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_reading_every_seat_at_once_gives_each_seats_own_features(game: str) -> None:
+    """mcts and training read all seats at once (once for all where every seat sees the same)."""
+    eng = engine(game)
+    state = advance(eng, eng.new_game(eng.game.min_seats + 1, 5), eng.program.chooses[
+        eng.new_game(eng.game.min_seats + 1, 5)["pending"]["spec"]].var, 5, skip=3)
+    space = learned_value(eng).space
+    assert space.extract_all(state) == [space.extract(state, s) for s in range(state["seats"])]
