@@ -42,8 +42,8 @@ class TrainSpec:
     folder: str
     variant: str | None = None
     seed: int = 1
-    rounds: int = 4
-    games: int = 120               # games per round
+    rounds: int = 3
+    games: int = 60                # games per round
     positions: int = 40            # positions written down per game, at most (spread over the game)
     explore: float = 0.1           # how often a self-play bot answers at random
     samples: int = 1               # samples per decision of the self-play bots (more is slower)

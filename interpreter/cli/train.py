@@ -55,9 +55,9 @@ def add_parser(sub: Any) -> None:
     s.add_argument("game", help="a shipped game's name or a game folder")
     s.add_argument("--variant", metavar="NAME", help="train on one of the game's variants (default: the game as written)")
     s.add_argument("--seed", type=whole(0, "a seed, a whole number"), default=1, help="the training's seed (default: 1)")
-    s.add_argument("--rounds", type=whole(1, "a number of rounds"), default=4,
-                   help="self-play rounds; each plays with the value fitted on the rounds before (default: 4)")
-    s.add_argument("--games", type=whole(1, "a number of games"), default=120, help="games per round (default: 120)")
+    s.add_argument("--rounds", type=whole(1, "a number of rounds"), default=3,
+                   help="self-play rounds; each plays with the value fitted on the rounds before (default: 3)")
+    s.add_argument("--games", type=whole(1, "a number of games"), default=60, help="games per round (default: 60)")
     s.add_argument("--out", metavar="FILE", help="write here instead of the game's folder")
     s.add_argument("--jobs", type=whole(1, "a number of worker processes"), metavar="J",
                    help=f"worker processes; the file is the same for any number (default: every core, {default_jobs()} here)")
