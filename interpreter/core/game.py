@@ -44,6 +44,7 @@ class ScreenSpec:
     legend: str = ""                 # how to read the board's boxes
     item_text: dict[str, str] = field(default_factory=dict)   # component kind -> how an item is written
     about: str = ""                  # a name a player typed (`info NAME`) in words: text, "" for none
+    grid: bool = False               # number the board's rows and columns around it
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,8 @@ class ScreenMixin(LoaderBase):
                               lambda ps, r, want=want: [p.kind for p in ps] == want,
                               f"of {'one seat' if want else 'no parameter'} giving a text, like: "
                               f"formula {f.name}_text{example} = ...")
-        return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text, about)
+        return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text, about,
+                          screen.get("grid") is True)
 
     def _formula(self, program: Program, name: str, path: tuple[Any, ...], pos: PositionMap, what: str,
                  fits: Any, shape: str, text: bool = True) -> bool:
