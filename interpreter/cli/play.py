@@ -17,6 +17,7 @@ from ..core.journal import Journal
 from ..core.savefile import check_target
 from ..core.state import default_names
 from ..load.loader import game_ref, resolve_game
+from ..play.overview import overview
 from ..play.saved import latest_unfinished, new_session_file, saved_sessions
 from ..play.session import Seat, Session
 from ..play.terminal import LineReader, terminal_console
@@ -124,6 +125,11 @@ def start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path]:
     _untrained_note(engine, kinds)
     print("Type 'help' at any prompt. The game is saved after every choice, in:")
     print(printable(f"  {path}"))
+    # A new player meets the whole game once before its first question ('rules all' shows it again).
+    print()
+    console = terminal_console()
+    for line in overview(g, min(console.width if console is not None else 80, 100)):
+        print(line.plain)
     return engine, journal, kinds, path
 
 

@@ -46,6 +46,7 @@ class ScreenSpec:
     projection: str = ""             # a seat's score if the game ended now, as parts: list of (text, points)
     follow: tuple[str, ...] = ()     # seat fields `score` and `explain` follow besides the score and currency
     about: str = ""                  # a name a player typed (`info NAME`) in words: text, "" for none
+    grid: bool = False               # number the board's rows and columns around it
 
 
 @dataclass(frozen=True)

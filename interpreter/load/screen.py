@@ -94,7 +94,7 @@ class ScreenMixin(LoaderBase):
                               f"of {'one seat' if want else 'no parameter'} giving a text, like: "
                               f"formula {f.name}_text{example} = ...")
         return ScreenSpec(tuple(notes), colour, breakdown, str(screen.get("legend", "")), item_text,
-                          projection, follow, about)
+                          projection, follow, about, screen.get("grid") is True)
 
     def _follow(self, names: list[Any], pos: PositionMap, seat_fields: tuple[FieldSpec, ...]) -> tuple[str, ...]:
         """The seat fields `score` and `explain` follow: each a whole number everybody may see."""

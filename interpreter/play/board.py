@@ -30,17 +30,41 @@ def cell_width(columns: int, width: int) -> int:
     return cell if cell >= MIN_CELL else 0
 
 
-def draw(node_cells: tuple[tuple[tuple[int, int], ...], ...], badges: list[Badge], width: int) -> list[Text]:
+def draw(node_cells: tuple[tuple[tuple[int, int], ...], ...], badges: list[Badge], width: int,
+         grid: bool = False) -> list[Text]:
     """The board: boxes drawn from the cells (a node covering several cells is one box), or, for a
-    board without cells or too wide for the screen, one line per node."""
+    board without cells or too wide for the screen, one line per node. With `grid`, the columns are
+    numbered above it and the rows on its left."""
     owner: dict[tuple[int, int], int] = {}
     for i, cells in enumerate(node_cells):
         for rc in cells:
             owner[rc] = i
     cols = max((c for _, c in owner), default=-1) + 1
-    cell = cell_width(cols, width) if owner else 0
+    margin = len(str(max((r for r, _ in owner), default=0))) + 1 if grid else 0
+    cell = cell_width(cols, width - margin) if owner else 0
     if not cell:
         return _listed(badges)
+    if grid:
+        return _numbered(_boxes(owner, cols, cell, badges, node_cells), cols, cell, margin)
+    return _boxes(owner, cols, cell, badges, node_cells)
+
+
+def _numbered(lines: list[Text], cols: int, cell: int, margin: int) -> list[Text]:
+    """The board with its column numbers above and its row numbers beside each row's first line."""
+    head = [" "] * (margin + cols * (cell + 1) + 1)
+    for c in range(cols):
+        x = margin + c * (cell + 1) + 1
+        head[x:x + cell] = list(centre(str(c), cell))
+    out = [Text("".join(head).rstrip())]
+    for y, line in enumerate(lines):
+        tag = str((y - 1) // 3) if y % 3 == 1 else ""
+        out.append(Text(tag.rjust(margin - 1) + " ") + line)
+    return out
+
+
+def _boxes(owner: dict[tuple[int, int], int], cols: int, cell: int, badges: list[Badge],
+           node_cells: tuple[tuple[tuple[int, int], ...], ...]) -> list[Text]:
+    """The boxes themselves, `cell` columns inside each."""
     rows = max(r for r, _ in owner) + 1
     height, across = rows * 3 + 1, cols * (cell + 1) + 1
     canvas = [[" "] * across for _ in range(height)]

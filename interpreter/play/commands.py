@@ -50,8 +50,9 @@ COMMANDS: list[Command] = [
             "board, a table, a seat, a field): its attributes and ability text", lambda s, seat, m, arg: s.cmd_info(seat, arg)),
     Command(("explain",), "explain", "how the last change of the scores came about, step by step from "
             "the log", lambda s, seat, m, arg: s.cmd_explain(seat)),
-    Command(("rules",), "rules", "where the game is, in the words of its rules files",
-            lambda s, seat, m, arg: s.cmd_rules(seat)),
+    Command(("rules",), "rules [all]", "where the game is, in the words of its rules files; 'rules all': "
+            "the whole game at a glance (how it goes, the choices, how it ends)",
+            lambda s, seat, m, arg: s.cmd_rules(seat, arg)),
     Command(("score",), "score", "every seat's score and how it was made so far",
             lambda s, seat, m, arg: s.cmd_score(seat)),
     Command(("hint",), "hint", "what the strongest bot would choose here, from what you can see",

@@ -237,7 +237,7 @@ class Screens:
                 self.badges(before, masked_from_view(self.engine, before))
             now = [B.Badge(b.top, b.bottom, b.style, (b.top, b.bottom) != (a.top, a.bottom))
                    for a, b in zip(then, now)]
-        lines = B.draw(self.game.node_cells, now, width)
+        lines = B.draw(self.game.node_cells, now, width, self.game.screen.grid)
         lines += wrapped(self.legend(v, before is not None and any(b.changed for b in now)), width, 4)
         return lines
 

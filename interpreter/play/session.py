@@ -27,6 +27,7 @@ from . import advice, commands, explain as X, phases, undo as U
 from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu
+from .overview import overview
 from .palette import DIM, HEADING
 from .saved import journal_answer
 from .scores import score_lines
@@ -313,9 +314,12 @@ class Session:
         self.show_lines(X.explain(self.engine, self.state, self.marks, seat, self.screens))
         return False
 
-    def cmd_rules(self, seat: int) -> bool:
-        """`rules`: the current phase in the words of the rules files."""
-        self.show_lines(phases.where(self.engine.game, self.state))
+    def cmd_rules(self, seat: int, arg: str = "") -> bool:
+        """`rules`: the current phase in the words of the rules files; `rules all`: the overview."""
+        if arg.strip().lower() == "all":
+            self.show_lines(overview(self.engine.game, self.out.width))
+        else:
+            self.show_lines(phases.where(self.engine.game, self.state))
         return False
 
     def cmd_score(self, seat: int) -> bool:

@@ -1,4 +1,5 @@
-"""`screen: about` in game.yaml: a formula of one text (the name typed after `info`), checked at load."""
+"""`screen: about` (a formula of one text, the name typed after `info`) and `screen: grid` in game.yaml,
+checked at load."""
 
 from __future__ import annotations
 
@@ -34,3 +35,12 @@ def test_an_unknown_about_formula_gets_a_suggestion(tmp_path: Path) -> None:
     _, diags = check(tmp_path, RULES, extra={"screen": {"about": "abuot"}})
     (d,) = errors(diags)
     assert d.code == "unknown-name" and d.hint is not None and "about" in d.hint
+
+
+def test_grid_is_read_and_must_be_true_or_false(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    game, diags = check(tmp_path / "a", RULES, extra={"screen": {"grid": True}})
+    assert not errors(diags) and game.screen.grid is True
+    (tmp_path / "b").mkdir()
+    _, diags = check(tmp_path / "b", RULES, extra={"screen": {"grid": "yes"}})
+    assert [d.code for d in errors(diags)] == ["schema"]

@@ -87,7 +87,20 @@ def test_an_owned_shop_is_described_with_its_owner_and_tokens() -> None:
     assert "in front of Ben's shop with 3 token(s)" in _info(engine, state, "r0c1")
 
 
-def test_the_board_legend_says_how_cells_are_named() -> None:
+def test_the_board_numbers_its_rows_and_columns_and_the_legend_says_how_cells_are_named() -> None:
     engine = engine_of("city")
-    text = " ".join(screen_text(engine, engine.new_game(3, seed=5), 0, 80))
-    assert "Cells: r<row>c<column>, rows 0-8 down, columns 0-6 across" in " ".join(text.split())
+    state = engine.new_game(3, seed=5)
+    for answer in ("piece:thief", "cell:r4c0", "way:north"):
+        state = engine.apply(state, answer, engine.first_open_seat(state))
+    for width in (80, 120):
+        lines = screen_text(engine, state, 1, width)
+        assert lines[1].split() == [str(c) for c in range(7)]          # the columns, above the board
+        row4 = next(line for line in lines if "thief^" in line)         # the cell the thief hides ...
+        assert row4.startswith("4 |  thief^  |")                        # ... is in row 4, column 0
+        assert lines[1].index("0") == row4.index("thief^") + 2
+        assert max(len(line) for line in lines) <= width
+    text = " ".join(" ".join(screen_text(engine, state, 1, 80)).split())
+    assert "A cell is named by its row and column, numbered around the board: r4c0 is row 4, column 0" in text
+    # A game that does not ask for it keeps its board unnumbered.
+    downtown = engine_of("downtown")
+    assert screen_text(downtown, downtown.new_game(3, seed=5), 0, 80)[1].startswith("+---")

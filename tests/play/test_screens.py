@@ -60,7 +60,8 @@ def test_at_80_columns_the_downtown_board_keeps_its_counts_and_the_city_board_it
     assert parcels and all(len(p) == 4 for p in parcels)
     city = engine_of("city")
     state = next(s for s in positions(city, 3, 5) if s["global"]["round"] > 2)
-    board = [line for line in screen_text(city, state, 0, 80) if line.startswith("|")]
+    # (City's board has its rows numbered on the left)
+    board = [line for line in screen_text(city, state, 0, 80) if line.lstrip(" 0123456789").startswith("|")]
     # An owned shop reads kind, owner's tag and tokens, whole: 's A 2'.
     assert re.search(r"\| +[sS] [ABC] [1-5] +\|", "\n".join(board))
 
