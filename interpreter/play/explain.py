@@ -18,9 +18,9 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from .palette import DIM, HEADING, seat_colour
 from ..core.engine import Engine
 from ..core.game import FieldSpec, Game
+from .palette import DIM, HEADING, seat_colour
 
 
 @dataclass(frozen=True)

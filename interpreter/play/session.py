@@ -23,14 +23,6 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from . import advice, commands, explain as X, phases, undo as U
-from .frame import end_lines, question_lines
-from .info import info
-from .menu import Menu
-from .palette import DIM, HEADING, seat_colour
-from .saved import journal_answer
-from .screen import Screens, fitted
-from .terminal import Output, clear_screen
 from ..agents import Agent, bot_seed, make_agent
 from ..core.decision import DEFAULT_CAP, Decision
 from ..core.engine import Engine
@@ -39,6 +31,14 @@ from ..core.journal import Journal
 from ..core.savefile import FileLock, remove_stale_temps
 from ..core.state import copy_state
 from ..core.view import view
+from . import advice, commands, explain as X, phases, undo as U
+from .frame import end_lines, question_lines
+from .info import info
+from .menu import Menu
+from .palette import DIM, HEADING, seat_colour
+from .saved import journal_answer
+from .screen import Screens, fitted
+from .terminal import Output, clear_screen
 
 HELP = commands.help_text()
 
