@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from common import engine, interleaved, median, median_ratio
-
 import handwritten_downtown as hand
+from common import engine, interleaved, median, median_ratio
 from interpreter.analysis.batch import BatchSpec, engine_for, play_game
 from interpreter.analysis.simulate import simulate
 from interpreter.load.games import resolve_game

@@ -15,7 +15,6 @@ import argparse
 from typing import Any, Callable
 
 from common import GAMES, engine, interleaved, median, median_ratio
-
 from interpreter.agents import RandomAgent, bot_seed
 from interpreter.analysis.simulate import play_bots, simulate
 from interpreter.core.engine import Engine

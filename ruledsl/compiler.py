@@ -11,24 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from .syntax import ast as A
-from .gen.assignment import AssignmentMixin
-from .check.callgraph import CallGraphMixin
-from .gen.codegen import AssemblyMixin, _Function, copy_code
-from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .budget.charge import Region
-from .gen.direct import DirectMixin
+from .check.callgraph import CallGraphMixin
 from .check.events import logged_events
+from .check.namecheck import check_names
+from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
+from .gen.assignment import AssignmentMixin
+from .gen.codegen import AssemblyMixin, _Function, copy_code
+from .gen.direct import DirectMixin
 from .gen.exprgen import BUILTINS, CONSTANTS, Expressions
 from .gen.formulas import FormulasMixin
-from .opt.fresh_results import fresh_results
 from .gen.kept import KeptMixin
-from .opt.mutation import Mutations
-from .check.namecheck import check_names
-from .opt.purity import memoised
-from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program, ProgramCode
 from .gen.statements import StatementsMixin
 from .gen.waiting import WaitingMixin
+from .opt.fresh_results import fresh_results
+from .opt.mutation import Mutations
+from .opt.purity import memoised
+from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program, ProgramCode
+from .syntax import ast as A
 from .types import Type
 from .world import World
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .syntax import ast as A
 from .diagnostics import DiagnosticBag, Span
 from .gen.exprgen import Code, Expressions
-from .program import AbilityCode, ChooseSpec
 from .gen.scope import Scope
+from .program import AbilityCode, ChooseSpec
+from .syntax import ast as A
 from .types import Type
 from .world import World
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .syntax import ast as A
 from .diagnostics import Span
+from .syntax import ast as A
 from .types import ANY, Type
 
 MODULE_NAME = "<rules>"

@@ -10,8 +10,8 @@ import yaml
 
 from interpreter.core.engine import Engine
 from interpreter.load.loader import check_game
-from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Diagnostic
+from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_expression, parse_rules
 
 RULES_FILE = "x.rules"

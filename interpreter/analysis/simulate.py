@@ -10,8 +10,8 @@ from typing import Any
 from ..agents import bot_seed, make_agent
 from ..core.engine import Engine
 from ..core.journal import Journal
-from ..load.loader import game_ref
 from ..core.state import default_names
+from ..load.loader import game_ref
 
 
 @dataclass

@@ -9,12 +9,11 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.compare import compare_results
 from ..core.game import Game
-from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
-                         interrupted_note, play)
+from . import COMMANDS
+from .batch_args import EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec, interrupted_note, play
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
 
 
@@ -60,8 +59,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     data = compare_results(game_a, results[0], game_b, results[1])
     if args.report:
-        from ..analysis.report import write_compare_report
         from ..analysis.figures import batch_figures
+        from ..analysis.report import write_compare_report
 
         page = write_compare_report(args.report, data, batch_figures(game_a, results[0]),
                                     batch_figures(game_b, results[1]))

@@ -22,7 +22,17 @@ from ..play.saved import latest_unfinished, new_session_file, saved_sessions
 from ..play.session import Seat, Session
 from ..play.terminal import LineReader, terminal_console
 from . import COMMANDS
-from .common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, UsageError, load_engine, seat_names, sessions_dir, sub_parser, whole
+from .common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    EXIT_USAGE,
+    UsageError,
+    load_engine,
+    seat_names,
+    sessions_dir,
+    sub_parser,
+    whole,
+)
 
 
 def _check_kinds(kinds: list[str], engine: Engine, where: str) -> None:

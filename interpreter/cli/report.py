@@ -6,11 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.figures import batch_figures
-from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
-                         interrupted_note, play)
+from . import COMMANDS
+from .batch_args import EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec, interrupted_note, play
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
 
 

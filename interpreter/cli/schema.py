@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from . import COMMANDS
 from ..load.schema_check import SchemaName, draft7, load_schema
+from . import COMMANDS
 from .common import EXIT_OK, sub_parser
 
 SCHEMAS: tuple[SchemaName, ...] = ("game", "board", "components")

@@ -11,14 +11,13 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.figures import batch_figures
 from ..analysis.lineup import strongest_bot
 from ..analysis.skill import skill_gap_figure, skill_gap_spec
 from ..analysis.text import batch_lines, pct, pct_ci
-from .batch_args import (EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec,
-                         interrupted_note, play)
+from . import COMMANDS
+from .batch_args import EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec, interrupted_note, play
 from .common import EXIT_ERRORS, EXIT_OK, UsageError, load_engine, sub_parser
 
 

@@ -11,13 +11,26 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from . import COMMANDS
 from ..analysis.batch import BatchFailed
 from ..analysis.figures import batch_figures
 from ..analysis.text import num, num_ci, pct, pct_ci
-from ..analysis.tune import (TRIAL_VARIANT, CandidateFolder, Knob, Target, Trial, add_variant, base_tables,
-                             get_value, loss, parse_knob, parse_target, search, variant_values)
+from ..analysis.tune import (
+    TRIAL_VARIANT,
+    CandidateFolder,
+    Knob,
+    Target,
+    Trial,
+    add_variant,
+    base_tables,
+    get_value,
+    loss,
+    parse_knob,
+    parse_target,
+    search,
+    variant_values,
+)
 from ..load.loader import load_game
+from . import COMMANDS
 from .batch_args import add_batch_arguments, batch_failed_message, batch_spec, play
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser, whole
 

@@ -10,15 +10,26 @@ from __future__ import annotations
 import traceback
 from typing import Any, Callable, Protocol, Sequence
 
-from ruledsl.program import MODULE_NAME, ChooseSpec
 from ruledsl.diagnostics import Span
+from ruledsl.program import MODULE_NAME, ChooseSpec
 from ruledsl.runtime_support import RuleRuntimeError
 
 from .decision import Decision, GameOver, NotYourTurn, Option, Result, UnknownOption
 from .errors import RuleError
 from .game import Game
-from .runtime import (CALL, MAX_DEPTH, SECRET_OPTIONS, STEP_BUDGET, BotError, Capped, Ended, Located, Picker, Runtime,
-                      bind_answers)
+from .runtime import (
+    CALL,
+    MAX_DEPTH,
+    SECRET_OPTIONS,
+    STEP_BUDGET,
+    BotError,
+    Capped,
+    Ended,
+    Located,
+    Picker,
+    Runtime,
+    bind_answers,
+)
 from .state import copy_state, initial_state, start_data
 
 __all__ = ["BotError", "ChanceHook", "Engine", "MAX_DEPTH", "Picker", "SECRET_OPTIONS", "STEP_BUDGET"]

@@ -8,14 +8,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ruledsl.program import AbilityCode
-from ruledsl.diagnostics import DiagnosticBag, Span
 from ruledsl.check.provenance import describe, shown
+from ruledsl.diagnostics import DiagnosticBag, Span
+from ruledsl.program import AbilityCode
 from ruledsl.types import NONE, Type, type_of_data, unify
 from ruledsl.world import DataSource, NameSet
 
-from .schema_check import check_schema
 from .files import read_game_file, real_folder
+from .schema_check import check_schema
 from .yamlsource import MAX_FILE_BYTES, PositionMap, load_yaml_bytes, load_yaml_text
 
 MAX_RULES_BYTES = 1024 * 1024

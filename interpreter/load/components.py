@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ruledsl.syntax import ast as A
-from ruledsl.program import AbilityCode
 from ruledsl.diagnostics import Span, an, did_you_mean
+from ruledsl.program import AbilityCode
+from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_block
 from ruledsl.types import Type, type_of_data, unify
 from ruledsl.world import DataSource
 
-from .yamlsource import PositionMap
 from .base import LoaderBase, _freeze
+from .yamlsource import PositionMap
 
 
 class ComponentsMixin(LoaderBase):

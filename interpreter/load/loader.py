@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from ruledsl.compiler import compile_rules
 from ruledsl.diagnostics import Diagnostic, RuleFileError, Span, an, did_you_mean
@@ -22,8 +22,8 @@ from .board import BoardMixin, _edge_columns
 from .bots import BotsMixin, bot_formulas
 from .components import ComponentsMixin
 from .fields import FieldsMixin
-from .names import NamesMixin
 from .games import game_ref, games_root, resolve_game, shipped_games
+from .names import NamesMixin
 from .rules_files import RulesFilesMixin
 from .screen import ScreenMixin, screen_formula_names
 from .tables import TablesMixin

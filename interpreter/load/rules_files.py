@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Span
+from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_rules
 
 from .base import MAX_RULES_BYTES, LoaderBase

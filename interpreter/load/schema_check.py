@@ -19,8 +19,9 @@ if TYPE_CHECKING:  # jsonschema is only imported when a file has a problem to ex
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-from .yamlsource import Path, PathItem, PositionMap
 from ruledsl.diagnostics import Diagnostic, Span, did_you_mean
+
+from .yamlsource import Path, PathItem, PositionMap
 
 SchemaName = Literal["game", "board", "components"]
 

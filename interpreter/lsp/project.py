@@ -17,9 +17,9 @@ from pathlib import Path
 from ruledsl.diagnostics import Diagnostic, Span
 
 from ..core.game import Game
-from ..load.loader import check_game
 from ..load.base import display_name
 from ..load.files import Unreadable, read_game_file
+from ..load.loader import check_game
 from ..load.yamlsource import MAX_FILE_BYTES, load_yaml_text
 from ..workbench.check import TESTS_FOLDER, check_scenario, scenario_files
 from ..workbench.scenario import parse

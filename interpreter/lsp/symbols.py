@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Span
 from ruledsl.gen.exprgen import BUILTINS, CONSTANTS, KEYWORDS
+from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_rules
 
 from ..core.game import Game

@@ -9,9 +9,9 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from .menu import Menu
 from ..agents import MCTSAgent, bot_seed
 from ..core.engine import Engine
+from .menu import Menu
 
 SHOWN = 3
 

@@ -17,13 +17,13 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
+from ..core.decision import Decision
+from ..core.engine import Engine
+from ..core.view import view
 from . import explain as X
 from .menu import Menu
 from .palette import HEADING, NOTE, seat_colour
 from .screen import Screens
-from ..core.decision import Decision
-from ..core.engine import Engine
-from ..core.view import view
 
 
 def question_lines(decision: Decision, seat: int, name: str, width: int) -> list[Text]:

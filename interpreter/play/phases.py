@@ -16,8 +16,8 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from .palette import DIM, HEADING
 from ..core.game import Game
+from .palette import DIM, HEADING
 
 _PHASE = re.compile(r"^phase\s+([A-Za-z_][A-Za-z0-9_]*)")
 

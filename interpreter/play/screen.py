@@ -24,13 +24,13 @@ from ruledsl.printable import printable
 from ruledsl.runtime_support import make_formatter
 from ruledsl.types import Type, TypeSyntaxError, parse_type
 
+from ..core.engine import Engine
+from ..core.game import FieldSpec
+from ..core.runtime import Runtime
+from ..core.view import HIDDEN, masked_from_view, reveals_nothing
 from . import board as B
 from .menu import chars_within
 from .palette import CHANGED, DIM, HEADING, NOTE, seat_colour, seat_tags
-from ..core.engine import Engine
-from ..core.runtime import Runtime
-from ..core.game import FieldSpec
-from ..core.view import HIDDEN, masked_from_view, reveals_nothing
 
 KEPT_BADGES = 16
 """How many views' board badges a builder keeps (each seat's last view is the next screen's `before`)."""

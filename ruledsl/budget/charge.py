@@ -12,13 +12,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-
 from typing import TYPE_CHECKING
 
-from . import cost
 from ..compiler_base import CompilerBase
 from ..diagnostics import Span
 from ..gen.scope import Scope
+from . import cost
 
 if TYPE_CHECKING:
     from ..gen.codegen import _Function

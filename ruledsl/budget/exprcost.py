@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import ast as A
-from . import cost
-from .cost import Charges, Cost
+from ..gen.scope import Scope
 from ..opt.folding import Resolve, fixed_value
 from ..opt.hoist import Hoister
-from ..gen.scope import Scope
+from ..syntax import ast as A
 from ..world import World
+from . import cost
+from .cost import Charges, Cost
 
 _COMP_VAR = re.compile(r"\b_c(\d+)\b")
 # Built-ins whose result is a list no longer than the work already counted for making it.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..syntax import ast as A
 from ..compiler_base import CompilerBase
 from ..opt.folding import UNKNOWN, live_blocks
 from ..runtime_support import MAX_DEPTH
+from ..syntax import ast as A
 
 
 class CallGraphMixin(CompilerBase):

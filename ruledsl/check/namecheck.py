@@ -20,13 +20,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..syntax import ast as A
 from ..diagnostics import Diagnostic, Related, Span, did_you_mean
-from .nameterms import (Names, Source, Term, as_text, column, element, from_data, key_of, list_of, opaque,
-                        text, unify, value_of)
 from ..program import AbilityCode
+from ..syntax import ast as A
 from ..types import Type, TypeSyntaxError, parse_type
 from ..world import Field, NameSet, World
+from .nameterms import (
+    Names,
+    Source,
+    Term,
+    as_text,
+    column,
+    element,
+    from_data,
+    key_of,
+    list_of,
+    opaque,
+    text,
+    unify,
+    value_of,
+)
 
 STORE, TEST, ARG, FIELD = "store", "test", "arg", "field"
 CODE = "unknown-value"

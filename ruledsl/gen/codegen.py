@@ -6,15 +6,15 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..syntax import ast as A
 from .. import runtime_support as R
+from ..budget.charge import PhaseWork, fold_charge
 from ..compiler_base import CompilerBase
 from ..diagnostics import Span
 from ..opt.global_reads import GlobalReads
 from ..opt.kept_locals import local_kept
 from ..opt.lift import Known, lift_comprehensions
-from ..budget.charge import PhaseWork, fold_charge
 from ..program import MODULE_NAME, PhaseCode, ProgramCode
+from ..syntax import ast as A
 from ..types import ANY, Type
 
 

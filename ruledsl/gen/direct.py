@@ -9,9 +9,9 @@ same statements were checked when their waiting form was compiled.
 
 from __future__ import annotations
 
-from .codegen import _Function
 from ..compiler_base import CompilerBase
 from ..diagnostics import DiagnosticBag
+from .codegen import _Function
 from .scope import Scope
 
 

@@ -4,25 +4,37 @@ from __future__ import annotations
 
 import json
 import re
-
 from typing import Callable
 
-from ..syntax import ast as A
-from ..opt.bounds import Calls, bound, sum_bound
-from ..diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
-from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from ..budget import cost
 from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
-from ..opt.hoist import Hoister
 from ..check.provenance import EVERY, Origin, explain
+from ..diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
+from ..opt.bounds import Calls, bound, sum_bound
+from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
+from ..opt.hoist import Hoister
 from ..opt.purity import memo_read, walk
-from ..runtime_support import NUMBER_LIMIT
-from .scope import Scope, Var
-from ..runtime_support import follow, make_formatter
-from ..types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, assignable, list_of, map_of,
-                    tuple_of, type_of_data, unify)
+from ..runtime_support import NUMBER_LIMIT, follow, make_formatter
+from ..syntax import ast as A
+from ..types import (
+    ANY,
+    BOOL,
+    INT,
+    NODE,
+    NONE,
+    SEAT,
+    STR,
+    Type,
+    assignable,
+    list_of,
+    map_of,
+    tuple_of,
+    type_of_data,
+    unify,
+)
 from ..world import World
+from .scope import Scope, Var
 
 Code = tuple[str, Type]
 BAD: Code = ("None", ANY)

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from ..syntax import ast as A
-from .codegen import _Function
-from ..diagnostics import Span
 from ..budget.charge import BudgetMixin, charge_lines
 from ..budget.cost import FormulaWork
+from ..diagnostics import Span
 from ..opt.hoist import cells
 from ..opt.mutation import changed_names
 from ..opt.purity import memo_key
-from .scope import Scope
+from ..syntax import ast as A
 from ..types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
+from .codegen import _Function
+from .scope import Scope
 
 # Argument lists remembered per formula: enough for any board; a hostile game cannot fill memory.
 MEMO_LIMIT = 4096

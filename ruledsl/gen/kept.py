@@ -11,12 +11,12 @@ wait is a plain function too: its direct function returns the value.
 
 from __future__ import annotations
 
-from ..syntax import ast as A
 from ..budget.charge import BudgetMixin
-from .codegen import _Function
 from ..runtime_support import MAX_DEPTH
-from .scope import Scope, Var
+from ..syntax import ast as A
 from ..types import ANY, INT, Type
+from .codegen import _Function
+from .scope import Scope, Var
 
 # The name under which the value is read while it is stored: no rules text can write it.
 KEPT = "<kept>"

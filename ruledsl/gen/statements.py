@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from ..syntax import ast as A
 from .. import runtime_support as R
 from ..budget.charge import BudgetMixin, Region, charge_lines
-from .codegen import _Function, _Loop, _fresh, copy_code, flat
 from ..budget.cost import LOG_STEPS, SEARCH_STEPS, Cost
 from ..budget.exprcost import PAID
-from ..opt.folding import dead_branches
-from ..opt.mutation import changed_names
-from ..diagnostics import Span, an, did_you_mean
 from ..check.emptiness import EmptyOptions
-from .exprgen import COUNT_WORK_ON, Code
+from ..diagnostics import Span, an, did_you_mean
+from ..opt.folding import dead_branches
 from ..opt.hoist import cells
+from ..opt.mutation import changed_names
+from ..syntax import ast as A
+from ..types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
+from .codegen import _fresh, _Function, _Loop, copy_code, flat
+from .exprgen import COUNT_WORK_ON, Code
 from .kept import KEPT
 from .scope import Scope
-from ..types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
 
 # A formula may compute with loops and its own variables, but never change the game.
 _FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove,

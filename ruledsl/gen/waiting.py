@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 
-from ..syntax import ast as A
 from .. import runtime_support as R
 from ..budget.charge import BudgetMixin, Region
-from .codegen import _Function, _Loop, _fresh, copy_code, flat
 from ..budget.cost import Cost
 from ..budget.exprcost import PAID
+from ..diagnostics import Span
 from ..opt.folding import dead_branches
 from ..program import ChooseSpec
-from .scope import Scope
-from ..diagnostics import Span
 from ..runtime_support import MAX_DEPTH
+from ..syntax import ast as A
 from ..types import SEAT, Type, assignable, list_of
+from .codegen import _fresh, _Function, _Loop, copy_code, flat
+from .scope import Scope
 
 # A Python local of the direct form (`_l3`, or options held for a choice, `_o4`): reading it does
 # nothing and cannot fail.

@@ -12,8 +12,8 @@ Remembered formulas (purity.py) are never fresh: every call gives the same list.
 
 from __future__ import annotations
 
-from ..syntax import ast as A
 from ..gen.codegen import _FRESH
+from ..syntax import ast as A
 from .purity import walk
 
 

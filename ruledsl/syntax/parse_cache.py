@@ -16,10 +16,10 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from . import ast as A
 from .. import user_cache
 from ..diagnostics import Diagnostic, Related, Span
 from ..plain_json import Codec, dataclasses_of
+from . import ast as A
 
 # The files whose code decides what a parse gives: a change to any of them empties the cache.
 _PARSER_FILES = ("syntax/rules.lark", "syntax/parser.py", "syntax/ast.py", "diagnostics.py", "plain_json.py")

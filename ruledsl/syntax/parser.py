@@ -8,14 +8,12 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Tree, v_args
-from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                             UnexpectedToken, VisitError)
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 from lark.visitors import Transformer_NonRecursive
 
-from . import ast as A
-from . import parse_cache, parser_tables
 from ..diagnostics import Diagnostic, Span
+from . import ast as A, parse_cache, parser_tables
 
 
 class _RulesIndenter(Indenter):

@@ -8,15 +8,23 @@ import pytest
 import yaml
 
 from bot_helpers import engine
-from lang_helpers import write_game
-from interpreter.agents import (DEFAULT_BOT, GreedyAgent, MCTSAgent, RandomAgent, UnknownBot, bot_seed, make_agent,
-                                parse_lineup)
+from interpreter.agents import (
+    DEFAULT_BOT,
+    GreedyAgent,
+    MCTSAgent,
+    RandomAgent,
+    UnknownBot,
+    bot_seed,
+    make_agent,
+    parse_lineup,
+)
 from interpreter.agents.evaluation import Evaluation, UnknownProfile
 from interpreter.analysis.simulate import play_bots
 from interpreter.core.engine import Engine
 from interpreter.core.errors import RuleError
 from interpreter.core.journal import Journal, replay
 from interpreter.load.loader import game_ref, load_game
+from lang_helpers import write_game
 
 GAMES = [("downtown", 4), ("london", 3), ("city", 4), ("examples/harbour", 4)]
 

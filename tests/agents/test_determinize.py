@@ -6,10 +6,10 @@ from collections import Counter
 from pathlib import Path
 
 from bot_helpers import advance, engine
-from lang_helpers import engine as tiny_engine
 from interpreter.agents.determinize import InfoSet
 from interpreter.core.engine import SECRET_OPTIONS
 from interpreter.core.view import view
+from lang_helpers import engine as tiny_engine
 
 
 def without_log(v: dict[str, object]) -> dict[str, object]:

@@ -7,8 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from analysis_helpers import figures_of, journal_files, play, spec_of
 
+from analysis_helpers import figures_of, journal_files, play, spec_of
 from interpreter.analysis.batch import BatchSpec, engine_for, play_game
 from interpreter.analysis.figures import timing_free
 from interpreter.analysis.parallel import run_batch

@@ -7,8 +7,17 @@ import random
 
 import pytest
 
-from interpreter.analysis.statistics import (Moments, holm, incomplete_beta, paired_difference, quantiles,
-                                             t_quantile, t_two_sided_p, welch_difference, wilson)
+from interpreter.analysis.statistics import (
+    Moments,
+    holm,
+    incomplete_beta,
+    paired_difference,
+    quantiles,
+    t_quantile,
+    t_two_sided_p,
+    welch_difference,
+    wilson,
+)
 
 
 def test_wilson_matches_published_values() -> None:

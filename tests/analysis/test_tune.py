@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.analysis.tune import (Knob, TuneError, add_variant, get_value, parse_knob, parse_target,
-                                       set_values)
+from interpreter.analysis.tune import Knob, TuneError, add_variant, get_value, parse_knob, parse_target, set_values
 from interpreter.cli import main
 from interpreter.load.loader import load_game
 

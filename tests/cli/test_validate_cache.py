@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.cli import validate
+from interpreter.cli import main, validate
 from interpreter.load import check_cache
-from ruledsl.syntax import parser
 from ruledsl import user_cache
 from ruledsl.diagnostics import Diagnostic, Span
+from ruledsl.syntax import parser
 
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "examples" / "broken"

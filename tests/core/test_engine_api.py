@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from interpreter.analysis.simulate import play_bots
 from interpreter.core.decision import Decision, GameOver, NotYourTurn, Result, UnknownOption
 from interpreter.core.engine import Engine
-from interpreter.load.loader import load_game
-from interpreter.analysis.simulate import play_bots
 from interpreter.core.view import HIDDEN, view
+from interpreter.load.loader import load_game
 
 
 @pytest.fixture(scope="module")

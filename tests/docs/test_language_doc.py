@@ -35,12 +35,13 @@ import pytest
 import yaml
 from lark.grammar import Rule
 
+from interpreter.analysis.simulate import play_bots
 from interpreter.core.engine import Engine
 from interpreter.load.loader import check_game
-from interpreter.analysis.simulate import play_bots
-from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Diagnostic
 from ruledsl.gen.exprgen import BUILTINS
+from ruledsl.syntax import ast as A
+
 # The raw Lark tree keeps the grammar's own names (chooser_each, elif_clause...), which the AST does not.
 from ruledsl.syntax.parser import _parser, parse_rules
 

@@ -19,8 +19,18 @@ from typing import Any
 
 import pytest
 
-from city_helpers import (SPARE, Placement, answer, arrange, events, move_ids, pending_decision, result,
-                          start, to_last_claim)
+from city_helpers import (
+    SPARE,
+    Placement,
+    answer,
+    arrange,
+    events,
+    move_ids,
+    pending_decision,
+    result,
+    start,
+    to_last_claim,
+)
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
 

@@ -34,8 +34,7 @@ from typing import Any
 
 import pytest
 
-from city_helpers import (FACES, PIECES, Placement, arrange, move_ids, pending_decision, start,
-                          to_last_claim)
+from city_helpers import FACES, PIECES, Placement, arrange, move_ids, pending_decision, start, to_last_claim
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
 

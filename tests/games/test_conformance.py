@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 from interpreter.agents import RandomAgent, bot_seed
+from interpreter.analysis.simulate import play_bots
 from interpreter.core.engine import Engine
 from interpreter.core.game import Game
 from interpreter.core.journal import Journal, replay
-from interpreter.load.loader import check_game, games_root, shipped_games
-from interpreter.analysis.simulate import play_bots
 from interpreter.core.state import copy_state, from_json, to_json
 from interpreter.core.view import HIDDEN, shape, view
+from interpreter.load.loader import check_game, games_root, shipped_games
 
 # The shipped games, and the example games: every folder directly under examples/ with a game.yaml
 # (examples/broken/ holds deliberately broken games and is left out).

@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
+from interpreter.analysis.simulate import play_bots
 from interpreter.core.decision import Decision, Result
 from interpreter.core.engine import Engine
 from interpreter.core.game import Game
 from interpreter.load.loader import check_game
-from interpreter.analysis.simulate import play_bots
 
 FOLDER = Path(__file__).resolve().parents[2] / "examples" / "harbour"
 ANA, BEN, CHLOE = 0, 1, 2

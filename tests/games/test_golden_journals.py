@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from golden_journals import GOLDEN, Case, cases, digest, engine_for, events_text, load_journal, replayed
-
 from interpreter.agents import RandomAgent, bot_seed
 from interpreter.analysis.simulate import play_bots
 

@@ -21,11 +21,30 @@ import pytest
 from interpreter.agents import RandomAgent, bot_seed
 from interpreter.core.decision import Decision, Result
 from interpreter.core.engine import Engine
-from interpreter.load.loader import load_game
 from interpreter.core.view import shape, view
-from london_helpers import (SPARE, TURN_CARD, London, State, activate, activation, answer, begin_action, delta,
-                            engine_seat, events, expect, numbers, options, pass_turn, pick_card, position,
-                            step_cards, take_from_deck)
+from interpreter.load.loader import load_game
+from london_helpers import (
+    SPARE,
+    TURN_CARD,
+    London,
+    State,
+    activate,
+    activation,
+    answer,
+    begin_action,
+    delta,
+    engine_seat,
+    events,
+    expect,
+    numbers,
+    options,
+    pass_turn,
+    pick_card,
+    position,
+    step_cards,
+    take_from_deck,
+)
+
 
 @pytest.fixture(scope="module")
 def L() -> London:

@@ -11,9 +11,25 @@ import pytest
 
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
-from london_helpers import (SPARE, TURN_CARD, London, State, activate, activation, answer, begin_action, delta,
-                            expect, numbers, options, pass_turn, pick_card, position, step_cards,
-                            take_from_deck)
+from london_helpers import (
+    SPARE,
+    TURN_CARD,
+    London,
+    State,
+    activate,
+    activation,
+    answer,
+    begin_action,
+    delta,
+    expect,
+    numbers,
+    options,
+    pass_turn,
+    pick_card,
+    position,
+    step_cards,
+    take_from_deck,
+)
 
 
 @pytest.fixture(scope="module")

@@ -20,9 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from ruledsl.syntax import parse_cache, parser, parser_tables
-
 from ruledsl import user_cache
+from ruledsl.syntax import parse_cache, parser, parser_tables
 from ruledsl.syntax.parser import parse_rules
 
 TEXT = 'phase main:\n    log "the real rules"\n    end winners seats\n'

@@ -8,8 +8,8 @@ from typing import Any
 import yaml
 
 from bot_helpers import engine as shipped_engine
-from lang_helpers import check, errors, warnings, write_game
 from interpreter.load.loader import check_game
+from lang_helpers import check, errors, warnings, write_game
 
 RULES = """
 formula wealth(s: seat) = s.money + 2 * s.points

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from interpreter.core.engine import Engine
-from interpreter.load.loader import check_game
 from interpreter.core.state import from_json, to_json
 from interpreter.core.view import HIDDEN, view
+from interpreter.load.loader import check_game
 
 GAME = """\
 name: cards

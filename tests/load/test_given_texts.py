@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workbench_helpers import game_copy
 from interpreter.load.base import LoaderBase
 from interpreter.load.loader import check_game, games_root
+from workbench_helpers import game_copy
 
 
 def _copy(tmp_path: Path) -> Path:

@@ -87,8 +87,9 @@ def test_a_bad_type_name_is_reported_at_its_field(tmp_path: Path) -> None:
 
 
 def test_an_unknown_state_section_is_reported_with_a_suggestion(tmp_path: Path) -> None:
-    from lang_helpers import write_game
     import yaml
+
+    from lang_helpers import write_game
     write_game(tmp_path, "phase main:\n    end winners seats\n")
     data = yaml.safe_load((tmp_path / "game.yaml").read_text())
     data["state"]["seats"] = {"x": {"type": "int", "initial": 0}}

@@ -25,8 +25,7 @@ from typing import Any, NamedTuple
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from jsonschema import Draft202012Validator
 
 from interpreter.load.loader import check_game, games_root

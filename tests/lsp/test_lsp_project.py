@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench_helpers import game_copy
 from interpreter.load.loader import games_root, shipped_games
 from interpreter.lsp.project import GameProject, game_folder
 from interpreter.lsp.symbols import Symbols, word_at
+from workbench_helpers import game_copy
 
 HARBOUR = Path(__file__).resolve().parents[2] / "examples" / "harbour"
 

@@ -15,8 +15,8 @@ import pexpect
 import pytest
 from rich.cells import cell_len
 
-from interpreter.core.journal import Journal, replay
 from interpreter.core.engine import Engine
+from interpreter.core.journal import Journal, replay
 from interpreter.load.loader import load_game
 from interpreter.play.commands import COMMANDS as TABLE
 from play_helpers import ROOT

@@ -1,6 +1,7 @@
 """The work budget's guarded charges: a charge that cannot be read leaves the error to the statement."""
 
 from pathlib import Path
+
 import lang_helpers as H
 
 RULES = """

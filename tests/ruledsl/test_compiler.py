@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from lang_helpers import LINE_BOARD, RULES_FILE, check, errors, warnings, write_game
 from interpreter.load.loader import check_game
+from lang_helpers import LINE_BOARD, RULES_FILE, check, errors, warnings, write_game
 from ruledsl.diagnostics import Diagnostic
 
 WORLD: dict[str, Any] = {

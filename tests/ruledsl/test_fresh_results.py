@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lang_helpers import engine as tiny
-from lang_helpers import parse_ok
+from lang_helpers import engine as tiny, parse_ok
 from ruledsl.opt.fresh_results import fresh_results
 
 FORMULAS = """\

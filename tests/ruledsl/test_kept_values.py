@@ -6,13 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from interpreter.core.decision import Decision
 from interpreter.core.engine import Engine
 from interpreter.core.errors import RuleError
 from interpreter.core.state import from_json, to_json
 from lang_helpers import LINE_BOARD, RULES_FILE, check, engine, errors
-
-import pytest
 
 SEAT = {"money": {"type": "int", "initial": 5, "ledger": True}, "score": ("int", 0)}
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from lang_helpers import check, errors
-from ruledsl.diagnostics import Diagnostic, Span
 from ruledsl.check.nameterms import Names, Source, Term, column, element, from_data, text, unify
+from ruledsl.diagnostics import Diagnostic, Span
 
 CARDS = """\
 items:

@@ -16,16 +16,16 @@ from interpreter.analysis.simulate import play_bots
 from interpreter.core.decision import Decision
 from interpreter.core.engine import Engine
 from lang_helpers import LINE_BOARD, engine, parse_ok, phase_body
-from ruledsl.syntax import ast as A
 from ruledsl.budget.charge import PhaseWork, Region
 from ruledsl.budget.cost import Cost, FormulaWork
+from ruledsl.diagnostics import Span
 from ruledsl.opt.folding import UNKNOWN, Known, condition_value, dead_branches, evaluate, fixed_value, per_node, plain
 from ruledsl.opt.mutation import Mutations, changed_names
-from ruledsl.syntax.parser import parse_expression
 from ruledsl.opt.purity import memoised, state_free
+from ruledsl.syntax import ast as A
+from ruledsl.syntax.parser import parse_expression
 from ruledsl.types import BOOL, INT, STR, list_of
 from ruledsl.world import Component, Field, World
-from ruledsl.diagnostics import Span
 
 SPAN = Span("x.rules", 1, 1)
 

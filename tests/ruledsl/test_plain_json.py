@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from ruledsl.syntax import ast as A
 from ruledsl.diagnostics import Diagnostic, Span
+from ruledsl.syntax import ast as A
 from ruledsl.syntax.parse_cache import CODEC
 from ruledsl.syntax.parser import parse_rules
 

@@ -4,8 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from ruledsl.types import (ANY, BOOL, INT, NODE, NONE, SEAT, STR, Type, TypeSyntaxError, assignable,
-                           list_of, map_of, parse_type, type_of_data, unify)
+from ruledsl.types import (
+    ANY,
+    BOOL,
+    INT,
+    NODE,
+    NONE,
+    SEAT,
+    STR,
+    Type,
+    TypeSyntaxError,
+    assignable,
+    list_of,
+    map_of,
+    parse_type,
+    type_of_data,
+    unify,
+)
 
 # ------------------------------------------------------------------ parse_type
 

@@ -7,10 +7,10 @@ import os
 import socket
 from pathlib import Path
 
-from interpreter.play.network.host import Limits
-from interpreter.play.network.protocol import HEADER, VERSION, encode
 import pytest
 
+from interpreter.play.network.host import Limits
+from interpreter.play.network.protocol import HEADER, VERSION, encode
 from net_helpers import Recorder, fast_saves, new_table, random_picker, start_host
 
 LIMITS = Limits(hello_timeout=0.5, idle_timeout=30, body_timeout=0.5, rate=20, burst=20)
