@@ -43,6 +43,8 @@ from ..core.view import view
 HELP = commands.help_text()
 
 QUIT = ("quit", "exit", "q")
+CTRL_D = "\x04"
+IGNORED = "  (ignored what was typed before the question was shown)"
 BOT_SAVE_EVERY = 1000
 NEW_LINES_SHOWN = 14
 """Log lines shown as "since your last turn" above a screen; `log N` shows more."""
@@ -107,6 +109,7 @@ class Session:
         # Answers to a secret choice several seats make at once: journaled when the last is in.
         self.held: list[tuple[int, str]] = []
         self.unsaved = 0  # choices in the journal not yet written to its file
+        self.typed = ""   # typed while no question was shown: never an answer (see take_typing)
 
     # ------------------------------------------------------------------ output
     def say(self, text: str, wrap: bool = True) -> None:
@@ -128,6 +131,28 @@ class Session:
             return self.read(printable(prompt))
         except (EOFError, KeyboardInterrupt):
             raise Quit() from None
+
+    def take_typing(self) -> str:
+        """Take away what was typed while no question was on the screen, and return it once a
+        question is shown (`ask` says it was ignored). A whole line `quit` (or Ctrl-D at a line's
+        start) among it stops the session at once: people must be able to leave while bots think."""
+        drain: Callable[[], str] | None = getattr(self.read, "drain", None)
+        if drain is None:
+            return ""
+        self.typed += drain()
+        *lines, partial = self.typed.replace("\r", "\n").split("\n")
+        if any(line.strip().lower() in QUIT or line.startswith(CTRL_D) for line in lines) \
+                or partial.startswith(CTRL_D):
+            self.typed = ""
+            raise Quit()
+        return self.typed
+
+    def ignore_typing(self) -> None:
+        """Before a prompt: drop what was typed ahead, saying so in one line (never echoing it: it
+        may be another player's typing)."""
+        if self.take_typing().strip():
+            self.say(IGNORED)
+        self.typed = ""
 
     # ------------------------------------------------------------------ the table's loop
     def _replay(self) -> dict[str, Any]:
@@ -191,6 +216,8 @@ class Session:
         first, then = (humans, bots) if decision.secret else (bots, humans)
         seat = (first or then)[0]
         if seat in self.bots:
+            if self.humans:
+                self.take_typing()
             option: str | None = self.engine.option_id(self.state, seat,
                                                        self.bots[seat].pick(self.engine, self.state, seat))
         else:
@@ -218,6 +245,7 @@ class Session:
         if forget is not None:
             forget()  # the previous person's answers must not come back with the Up key
         self.say(f"=== {name}'s turn. Hand the keyboard to {name}; everybody else, look away. ===")
+        self.ignore_typing()
         while True:
             text = self.ask_line(f"{name}, press Enter when only you can see the screen. ")
             command = text.strip().lower()
@@ -245,6 +273,7 @@ class Session:
         offer = getattr(self.read, "offer", None)
         if offer is not None:
             offer(list(menu.keys) + [o.label for o in menu.options] + commands.command_names())
+        self.ignore_typing()
         while True:
             text = self.ask_line(f"{name}> ")
             found = commands.find(text)
