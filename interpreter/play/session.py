@@ -71,6 +71,11 @@ def has_secrets(game: Game) -> bool:
     return any(f.visible != "all" for f in game.seat_fields) or any(c.secret for c in game.program.chooses)
 
 
+def log_lines_of(log: list[str]) -> list[Text]:
+    """Log lines as shown, indented; a new line written in a line's text goes on indented under it."""
+    return [Text("  " + part) for line in log for part in printable(line, newlines=True).split("\n")]
+
+
 class Session:
     """Runs a game between the terminal's humans and bots, journaling every choice.
 
@@ -283,9 +288,12 @@ class Session:
                     return None
                 self.question(seat, decision, menu)
                 continue
-            option = menu.parse(text)
-            if option is not None:
-                return option.id
+            meant = menu.candidates(text)
+            if len(meant) == 1:
+                return meant[0].id
+            if meant:
+                self.say("  " + menu.several(commands.echo(text), meant))
+                continue
             near = commands.near_miss(text)
             self.say(f"  '{commands.echo(text)}' is not one of the options: {menu.hint()}, or 'help'."
                      + (f" (A command? {near})" if near else ""))
@@ -305,7 +313,7 @@ class Session:
             lines = [Text("Since your last turn:" if seen else "So far:", style=HEADING)]
             if len(new) > log_lines:
                 lines.append(Text(f"  ({len(new) - log_lines} earlier lines: type 'log {len(new)}')", style=DIM))
-            lines += [Text("  " + printable(line)) for line in new[-log_lines:]]
+            lines += log_lines_of(new[-log_lines:])
             self.show_lines(lines)
         self.shown_log[seat] = len(v["log"])
         self.show_lines(self.screens.main(v, seat, self.seen.get(seat), self.out.width, everything))
@@ -411,7 +419,7 @@ class Session:
             self.clear()
         v = view(self.engine, self.state, None)
         seen = min(self.shown_log.values(), default=0)
-        self.say("\n".join("  " + line for line in v["log"][max(seen, len(v["log"]) - 20):]))
+        self.show_lines(log_lines_of(v["log"][max(seen, len(v["log"]) - 20):]))
         self.show_lines(self.screens.main(v, None, None, self.out.width))
         self.show_lines(end_lines(self.engine, self.state, self.screens, self.marks))
         self.say(f"Seed: {self.journal.seed}.  Journal: {self.save_path}  "
