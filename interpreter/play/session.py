@@ -23,7 +23,7 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from . import advice, commands, explain as X, phases, undo as U
+from . import advice, ahead, commands, explain as X, phases, undo as U
 from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu
@@ -114,7 +114,12 @@ class Session:
         # Answers to a secret choice several seats make at once: journaled when the last is in.
         self.held: list[tuple[int, str]] = []
         self.unsaved = 0  # choices in the journal not yet written to its file
+        self.changed_ahead: int | None = None  # a seat whose answer given ahead no longer fits
         self.typed = ""   # typed while no question was shown: never an answer (see take_typing)
+        # Per seat, secret questions it answered ahead of their turn (ahead.py): (signature, option id).
+        self.ahead: dict[int, list[tuple[Any, str]]] = {}
+        self.hint_state: dict[str, Any] | None = None  # the table a question asked ahead is about
+        self.asking: tuple[int, Decision] | None = None  # the seat being asked now, and its question
 
     # ------------------------------------------------------------------ output
     def say(self, text: str, wrap: bool = True) -> None:
@@ -199,7 +204,7 @@ class Session:
             if self.hot_seat:
                 self.clear()
             note = ""
-            if self.held:
+            if self.held or any(self.ahead.values()):
                 note = ("\n(The answers already given to the secret choice in progress are not saved, so that "
                         "the file reveals none of them: they are asked again.)")
             self.say(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}", wrap=False)
@@ -217,6 +222,10 @@ class Session:
             return
         humans = [s for s in decision.seats if s not in self.bots]
         bots = [s for s in decision.seats if s in self.bots]
+        if decision.secret:
+            # Who answered this question ahead goes first (no keyboard needed), then whoever has the
+            # keyboard now: a hot seat hands it over only when it must.
+            humans.sort(key=lambda s: (self._answered_ahead(s, decision) is None, s != self.at_keyboard))
         # In a secret choice the bots answer last, once no human is still deciding.
         first, then = (humans, bots) if decision.secret else (bots, humans)
         seat = (first or then)[0]
@@ -226,20 +235,64 @@ class Session:
             option: str | None = self.engine.option_id(self.state, seat,
                                                        self.bots[seat].pick(self.engine, self.state, seat))
         else:
-            option = self.ask(seat, decision)
+            option = self._answered_ahead(seat, decision)
+            if option is not None:
+                self.ahead[seat].pop(0)
+            else:
+                if self.ahead.pop(seat, None):
+                    self.changed_ahead = seat
+                option = self.ask(seat, decision)
         if option is None:
             return  # taken back: the table is as it was before, and the question comes again
         collecting = self.state["pending"]
         self._before_answer(self.state, seat)
         self.engine.apply_inplace(self.state, option, seat)
-        if not journal_answer(self.journal, self.held, seat, option,
-                              decision.secret and decision.simultaneous and self.state["pending"] is collecting):
+        still = decision.secret and decision.simultaneous and self.state["pending"] is collecting
+        if still and self.hot_seat and seat not in self.bots and seat == self.at_keyboard \
+                and any(s in self.humans for s in self.engine.open_seats(self.state)):
+            self.ask_ahead(seat)
+        if not journal_answer(self.journal, self.held, seat, option, still):
             return
         self.unsaved += 1
         # A person's answer is saved at once. Bots' answers are replayed identically from the seed,
         # so a run of them is saved now and then, and before the next person is asked.
         if seat not in self.bots or self.unsaved >= BOT_SAVE_EVERY:
             self.save()
+
+    # ------------------------------------------------------------------ questions asked ahead
+    def _answered_ahead(self, seat: int, decision: Decision) -> str | None:
+        """`seat`'s answer given ahead to exactly this question, if it gave one."""
+        given = self.ahead.get(seat)
+        if given and given[0][0] == ahead.signature(decision, seat) \
+                and any(o.id == given[0][1] for o in decision.options(seat)):
+            return given[0][1]
+        return None
+
+    def ask_ahead(self, seat: int) -> None:
+        """`seat` has answered its part of a secret choice others still make: ask it now the secret
+        questions that come next for it, when they do not depend on the others' answers (ahead.py),
+        so that the keyboard need not come back to it for them."""
+        before = ahead.seen(self.engine, self.state, seat)
+        copies = ahead.filled(self.engine, self.state, seat)
+        given: list[tuple[Any, str]] = []
+        for _ in range(ahead.MAX_AHEAD):
+            decision = ahead.question(self.engine, copies, seat, before)
+            if decision is None:
+                break
+            menu = Menu.of(decision.options(seat))
+            self.say("  Your next question, asked now so that the keyboard need not come back to you "
+                     "(the others' answers do not change it):")
+            self.hint_state = copies[0]
+            try:
+                option = self.answer(seat, decision, menu)
+            finally:
+                self.hint_state = None
+            if option is None:
+                break
+            given.append((ahead.signature(decision, seat), option))
+            ahead.advance(self.engine, copies, seat, option)
+        if given:
+            self.ahead[seat] = given
 
     # ------------------------------------------------------------------ people
     def hand_over(self, seat: int) -> None:
@@ -270,10 +323,20 @@ class Session:
         if self.hot_seat and seat != self.at_keyboard:
             self.hand_over(seat)
         self.checkpoint(seat)
-        name = self.seats[seat].name
         menu = Menu.of(decision.options(seat))
         self.show(seat)
         self.seen[seat] = view(self.engine, self.state, seat)
+        if self.changed_ahead == seat:
+            self.say("  The question you answered ahead turned out different once the others had answered: "
+                     "answer it again.")
+        self.changed_ahead = None
+        return self.answer(seat, decision, menu)
+
+    def answer(self, seat: int, decision: Decision, menu: Menu) -> str | None:
+        """Put the question to `seat`, at the keyboard, and read until the answer is an option (None:
+        the person took their previous choice back)."""
+        name = self.seats[seat].name
+        self.asking = seat, decision
         self.question(seat, decision, menu)
         offer = getattr(self.read, "offer", None)
         if offer is not None:
@@ -331,7 +394,8 @@ class Session:
 
     def hint(self, seat: int, menu: Menu) -> str:
         """What the strongest bot would choose for this seat, searched from the seat's own view (advice.hint)."""
-        return advice.hint(self.engine, self.state, seat, self.journal.seed, menu)
+        state = self.hint_state if self.hint_state is not None else self.state
+        return advice.hint(self.engine, state, seat, self.journal.seed, menu)
 
     def cmd_log(self, seat: int, count: str) -> bool:
         """`log N`: the last N lines this seat may read."""
