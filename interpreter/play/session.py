@@ -116,7 +116,7 @@ class Session:
         self.unsaved = 0  # choices in the journal not yet written to its file
         self.changed_ahead: int | None = None  # a seat whose answer given ahead no longer fits
         self.typed = ""   # typed while no question was shown: never an answer (see take_typing)
-        # Per seat, secret questions it answered ahead of their turn (ahead.py): (signature, option id).
+        # Per seat, questions it answered ahead of their turn (ahead.py): (signature, option id).
         self.ahead: dict[int, list[tuple[Any, str]]] = {}
         self.hint_state: dict[str, Any] | None = None  # the table a question asked ahead is about
         self.asking: tuple[int, Decision] | None = None  # the seat being asked now, and its question
@@ -269,7 +269,7 @@ class Session:
         return None
 
     def ask_ahead(self, seat: int) -> None:
-        """`seat` has answered its part of a secret choice others still make: ask it now the secret
+        """`seat` has answered its part of a secret choice others still make: ask it now the
         questions that come next for it, when they do not depend on the others' answers (ahead.py),
         so that the keyboard need not come back to it for them."""
         before = ahead.seen(self.engine, self.state, seat)
