@@ -18,7 +18,7 @@ $(PLAY_STAMP): pyproject.toml
 	@touch $@
 
 $(STAMP): $(PLAY_STAMP)
-	@echo "setting up .venv for the tests (first time, about 5 min: test tools, Ray, OpenSpiel, Optuna,"
+	@echo "setting up .venv for the tests (first time, about 4 min: test tools, Ray, OpenSpiel, Optuna,"
 	@echo "PettingZoo, the language server and matplotlib, some 800 MB)..."
 	@$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune,lsp,rl]'
 	@# The report test opens pages in headless Chromium (Debian's package); CI runs as root.
