@@ -43,16 +43,24 @@ class Table:
 
     def _read(self, prompt: str) -> str:
         self.prompts.append(prompt)
-        decision = self.engine.pending(self.session.state)
+        decision = self.question()
         seat = None
         if isinstance(decision, Decision):
             names = [s.name for s in self.session.seats]
             seat = next((s for s in decision.seats if prompt.startswith(names[s])), None)
         return self.answer(self, seat, prompt)
 
-    def first_key(self, seat: int) -> str:
-        """What the screen lists first for `seat` at the pending decision."""
+    def question(self) -> Decision | None:
+        """The question on the screen: the pending decision, or one asked ahead of its turn."""
+        asking = self.session.asking
         decision = self.engine.pending(self.session.state)
+        if asking is not None and isinstance(decision, Decision) and asking[0] not in decision.seats:
+            return asking[1]
+        return decision if isinstance(decision, Decision) else None
+
+    def first_key(self, seat: int) -> str:
+        """What the screen lists first for `seat` at the question on the screen."""
+        decision = self.question()
         assert isinstance(decision, Decision)
         return Menu.of(decision.options(seat)).keys[0]
 

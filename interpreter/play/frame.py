@@ -31,10 +31,13 @@ def question_lines(decision: Decision, seat: int, name: str, width: int) -> list
     menu = Menu.of(decision.options(seat))
     head = Text("\n")
     head.append(printable(name), style=seat_colour(seat))
-    head.append(": " + printable(decision.prompt(seat)), style=HEADING)
+    # A new line the designer wrote in the question starts a new line; every other control
+    # character stays escaped.
+    first, *more = printable(decision.prompt(seat), newlines=True).split("\n")
+    head.append(": " + first, style=HEADING)
     if decision.secret:
         head.append("  (secret)")
-    lines = [head]
+    lines = [head, *[Text("  " + line, style=HEADING) for line in more]]
     if menu.mode == "names":
         lines.append(Text("(type an option as it is shown)"))
     lines += [Text(printable(line)) for line in menu.lines(width)]

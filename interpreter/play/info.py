@@ -45,8 +45,9 @@ def info(screens: Screens, v: dict[str, Any], name: str, width: int = 80) -> lis
         found.append(_node_info(screens, v, node))
     table, path = _table(game.world.tables, query)
     if table is not None and not about:
-        found.append([Text(f"{printable(query)} (a table of the game's data):", style=HEADING),
-                      *_wrapped_json(table, width)])
+        what = "a table of the game's data" if "." not in path else "an entry of a table of the game's data"
+        found.append([Text(f"{printable(path)} ({what}):", style=HEADING),
+                      *[Text(printable(line)) for line in in_words(table, 4)]])
     seat = next((i for i, n in enumerate(v["names"]) if n.lower() == lowered), None)
     if seat is not None:
         found.append(_seat_info(screens, v, seat))
@@ -54,6 +55,8 @@ def info(screens: Screens, v: dict[str, Any], name: str, width: int = 80) -> lis
         for f in fields:
             if lowered in (f.name, title_of(f).lower()):
                 found.append(_field_info(screens, v, part, f))
+    if not found:
+        found = _entries(game.world.tables, lowered)
     if found:
         return [line for block in found for line in block]
     names = _all_names(screens, v)
@@ -97,7 +100,9 @@ def _item_info(screens: Screens, v: dict[str, Any], kind: str, hits: list[int]) 
     masked = masked_from_view(screens.engine, v)
     groups: dict[tuple[Any, ...], list[int]] = {}
     for i in hits:
-        key = tuple(component.attr_values[a][i] for a in sorted(component.attr_values) if a != "id")
+        # (An attribute may be a list or a map: compared by its written form.)
+        key = tuple(json.dumps(_thawed(component.attr_values[a][i]), sort_keys=True, default=str)
+                    for a in sorted(component.attr_values) if a != "id")
         groups.setdefault(key, []).append(i)
     out: list[Text] = []
     for n, members in enumerate(groups.values()):
@@ -112,8 +117,7 @@ def _item_info(screens: Screens, v: dict[str, Any], kind: str, hits: list[int]) 
         for attr in component.attr_values:
             if attr in ("id", "name"):
                 continue
-            value = component.attr_values[attr][first]
-            out.append(Text(f"    {attr.replace('_', ' ')}: {printable(_plain(value))}"))
+            out += _attribute(attr, component.attr_values[attr][first])
         for f in game.component_fields.get(kind, ()):
             column = v["components"][kind][f.name]
             if column != HIDDEN and len(members) == 1:
@@ -129,7 +133,7 @@ def _node_info(screens: Screens, v: dict[str, Any], node: int) -> list[Text]:
     for attr, column in world.node_attr_values.items():
         if attr in ("id", "cells") or column[node] is None:
             continue  # (none: an attribute of other kinds of node)
-        out.append(Text(f"    {attr.replace('_', ' ')}: {printable(_plain(column[node]))}"))
+        out += _attribute(attr, column[node])
     for f in game.node_fields:
         column = v["node"][f.name]
         if column != HIDDEN:
@@ -159,27 +163,98 @@ def _field_info(screens: Screens, v: dict[str, Any], part: str, f: Any) -> list[
 
 
 def _table(tables: Any, query: str) -> tuple[Any, str]:
-    """A table, or one entry of it written `table.key.key` (`prices.bare`)."""
+    """A table, or one entry of it written `table.key.key` (`prices.bare`), with its path as the
+    game's files spell it."""
     parts = query.split(".")
-    if parts[0] not in tables:
+    name = next((t for t in tables if t.lower() == parts[0].lower()), None)
+    if name is None:
         return None, ""
-    value = tables[parts[0]][1]
+    value = tables[name][1]
+    path = [name]
     for key in parts[1:]:
-        if isinstance(value, dict) and key in value:
-            value = value[key]
+        if hasattr(value, "items"):
+            hit = next((k for k in value if str(k).lower() == key.lower()), _MISSING)
+            if hit is _MISSING:
+                return None, ""
+            value = value[hit]
+            path.append(str(hit))
         elif isinstance(value, (list, tuple)) and key.isdigit() and int(key) < len(value):
             value = value[int(key)]
+            path.append(key)
         else:
             return None, ""
-    return value, query
+    return value, ".".join(path)
+
+
+_MISSING = object()
+
+
+def _entries(tables: Any, lowered: str) -> list[list[Text]]:
+    """The entries named `lowered` in the game's tables (`value.thief` for 'thief'), for a name that
+    is nothing else."""
+    found: list[list[Text]] = []
+    for name, (_, table) in tables.items():
+        if not hasattr(table, "items"):
+            continue
+        for key, value in table.items():
+            if str(key).lower() == lowered and len(found) < MAX_MATCHES:
+                path = f"{name}.{key}"
+                found.append([Text(f"{printable(path)} (an entry of the table {printable(name)}):", style=HEADING),
+                              *[Text(printable(line)) for line in in_words(value, 4)]])
+    return found
+
+
+def _attribute(attr: str, value: Any) -> list[Text]:
+    """An item's or a node's attribute as lines: `name: value`, a map's entries under it."""
+    label = attr.replace("_", " ")
+    if isinstance(value, str) and "\n" in value:  # a text with new lines written in the file
+        first, *more = printable(value, newlines=True).split("\n")
+        return [Text(f"    {label}: {first}"), *[Text("      " + line) for line in more]]
+    if _flat(value):
+        return [Text(f"    {label}: {printable(_plain(value))}")]
+    return [Text(f"    {label}:"), *[Text(printable(line)) for line in in_words(value, 6)]]
 
 
 def _plain(value: Any) -> str:
+    """One value in words on one line: yes/no, none, a list's entries after commas, a flat map's
+    entries as `key: value`."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, (list, tuple, dict)):
-        return json.dumps(_thawed(value), ensure_ascii=False)
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value) if value else "(none)"
+    if hasattr(value, "items"):
+        return ", ".join(f"{k}: {_plain(v)}" for k, v in value.items()) if value else "(empty)"
     return str(value)
+
+
+def _flat(value: Any) -> bool:
+    """True for a value that reads well on one line: a plain value, or a short list of them."""
+    if isinstance(value, (list, tuple)):
+        return all(not isinstance(v, (list, tuple)) and not hasattr(v, "items") for v in value)
+    return not hasattr(value, "items")
+
+
+def in_words(value: Any, indent: int = 0) -> list[str]:
+    """Table data as a person reads it, never as a raw dict: one value on one line; a map's
+    entries one a line as `key: value`, deeper maps indented under their key; a list of lists with
+    each entry's position (as the rules count it, from 0)."""
+    pad = " " * indent
+    if _flat(value):
+        return [pad + _plain(value)]
+    lines: list[str] = []
+    entries = value.items() if hasattr(value, "items") else enumerate(value)
+    for key, entry in entries:
+        if _flat(entry) and (not hasattr(entry, "items") or not entry):
+            lines.append(f"{pad}{key}: {_plain(entry)}")
+        elif hasattr(entry, "items") and all(not isinstance(v, (list, tuple)) and not hasattr(v, "items")
+                                             for v in entry.values()):
+            lines.append(f"{pad}{key} — {_plain(entry)}")
+        else:
+            lines.append(f"{pad}{key}:")
+            lines += in_words(entry, indent + 2)
+    return lines
 
 
 def _thawed(value: Any) -> Any:
@@ -189,14 +264,6 @@ def _thawed(value: Any) -> Any:
     if hasattr(value, "items"):
         return {str(k): _thawed(v) for k, v in value.items()}
     return value
-
-
-def _wrapped_json(value: Any, width: int) -> list[Text]:
-    text = json.dumps(_thawed(value), ensure_ascii=False)
-    if len(text) + 4 <= width:
-        return [Text("    " + printable(text))]
-    return [Text("    " + printable(line)) for line in json.dumps(_thawed(value), ensure_ascii=False,
-                                                                    indent=2).splitlines()]
 
 
 def _all_names(screens: Screens, v: dict[str, Any]) -> list[str]:

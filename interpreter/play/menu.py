@@ -26,6 +26,8 @@ from ..core.decision import Option
 
 _NUMBER = re.compile(r"-?[0-9]+")
 _MAX_NUMBER_DIGITS = 9
+MAX_LISTED = 6
+"""Options listed at most when a typed answer fits several."""
 
 
 def is_number(text: str) -> bool:
@@ -103,28 +105,46 @@ class Menu:
 
     def parse(self, text: str) -> Option | None:
         """The option a typed answer means, or None when it means no option or several."""
+        found = self.candidates(text)
+        return found[0] if len(found) == 1 else None
+
+    def candidates(self, text: str) -> list[Option]:
+        """The options a typed answer could mean: one when it says which, several when it fits more
+        than one (a start of two labels), none when it fits no option."""
         text = text.strip()
         if not text:
-            return None
+            return []
         lowered = text.lower()
         if self.mode != "names" and lowered in self.keys:
-            return self.options[self.keys.index(lowered)]
+            return [self.options[self.keys.index(lowered)]]
         if is_number(text):
             # A number is a position (numbers), a name (names), or nothing at all (letters).
             if self.mode != "names" or len(text) > _MAX_NUMBER_DIGITS:
-                return None
-            found = [o for o in self.options if is_number(o.label) and len(o.label) <= _MAX_NUMBER_DIGITS
-                     and int(o.label) == int(text)]
-            return found[0] if len(found) == 1 else None
+                return []
+            return [o for o in self.options if is_number(o.label) and len(o.label) <= _MAX_NUMBER_DIGITS
+                    and int(o.label) == int(text)]
         for o in self.options:
             if lowered == o.id.lower():
-                return o
+                return [o]
         exact = [o for o in self.options
                  if lowered == o.label.lower() or (lowered == o.id.split(":", 1)[-1].lower())]
         if exact:
-            return exact[0] if len(exact) == 1 else None
-        starts = [o for o in self.options if o.label.lower().startswith(lowered) and not is_number(o.label)]
-        return starts[0] if len(starts) == 1 else None
+            return exact
+        return [o for o in self.options if o.label.lower().startswith(lowered) and not is_number(o.label)]
+
+    def several(self, text: str, found: list[Option]) -> str:
+        """What to say when `text` fits several options: which they are, and how to pick one."""
+        keys = [self.keys[self.options.index(o)] for o in found]
+        shown = keys if self.mode != "names" else [f"'{k}'" for k in keys]
+        which = ", ".join(shown[:-1]) + f" and {shown[-1]}" if len(shown) > 1 else shown[0]
+        listed = "; ".join(f"{k}. {o.label}" if self.mode != "names" else k
+                           for k, o in zip(keys[:MAX_LISTED], found[:MAX_LISTED]))
+        more = f"; and {len(found) - MAX_LISTED} more" if len(found) > MAX_LISTED else ""
+        how = "type its number" if self.mode == "numbers" else "type its letter" if self.mode == "letters" \
+            else "type it whole"
+        if self.mode == "names":
+            return f"'{text}' matches {which}: {how}, or more of its name."
+        return f"'{text}' matches {which} ({listed}{more}): {how}, or more of its name."
 
 
 def chars_within(text: str, width: int) -> int:

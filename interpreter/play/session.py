@@ -23,7 +23,7 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from . import advice, commands, explain as X, phases, undo as U
+from . import advice, ahead, commands, explain as X, phases, undo as U
 from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu
@@ -45,6 +45,8 @@ from ..core.view import view
 HELP = commands.help_text()
 
 QUIT = ("quit", "exit", "q")
+CTRL_D = "\x04"
+IGNORED = "  (ignored what was typed before the question was shown)"
 BOT_SAVE_EVERY = 1000
 NEW_LINES_SHOWN = 14
 """Log lines shown as "since your last turn" above a screen; `log N` shows more."""
@@ -69,6 +71,11 @@ class Reload(Exception):
 def has_secrets(game: Game) -> bool:
     """True when some seat may know what another may not: private seat fields or secret choices."""
     return any(f.visible != "all" for f in game.seat_fields) or any(c.secret for c in game.program.chooses)
+
+
+def log_lines_of(log: list[str]) -> list[Text]:
+    """Log lines as shown, indented; a new line written in a line's text goes on indented under it."""
+    return [Text("  " + part) for line in log for part in printable(line, newlines=True).split("\n")]
 
 
 class Session:
@@ -109,6 +116,12 @@ class Session:
         # Answers to a secret choice several seats make at once: journaled when the last is in.
         self.held: list[tuple[int, str]] = []
         self.unsaved = 0  # choices in the journal not yet written to its file
+        self.changed_ahead: int | None = None  # a seat whose answer given ahead no longer fits
+        self.typed = ""   # typed while no question was shown: never an answer (see take_typing)
+        # Per seat, questions it answered ahead of their turn (ahead.py): (signature, option id).
+        self.ahead: dict[int, list[tuple[Any, str]]] = {}
+        self.hint_state: dict[str, Any] | None = None  # the table a question asked ahead is about
+        self.asking: tuple[int, Decision] | None = None  # the seat being asked now, and its question
 
     # ------------------------------------------------------------------ output
     def say(self, text: str, wrap: bool = True) -> None:
@@ -130,6 +143,28 @@ class Session:
             return self.read(printable(prompt))
         except (EOFError, KeyboardInterrupt):
             raise Quit() from None
+
+    def take_typing(self) -> str:
+        """Take away what was typed while no question was on the screen, and return it once a
+        question is shown (`ask` says it was ignored). A whole line `quit` (or Ctrl-D at a line's
+        start) among it stops the session at once: people must be able to leave while bots think."""
+        drain: Callable[[], str] | None = getattr(self.read, "drain", None)
+        if drain is None:
+            return ""
+        self.typed += drain()
+        *lines, partial = self.typed.replace("\r", "\n").split("\n")
+        if any(line.strip().lower() in QUIT or line.startswith(CTRL_D) for line in lines) \
+                or partial.startswith(CTRL_D):
+            self.typed = ""
+            raise Quit()
+        return self.typed
+
+    def ignore_typing(self) -> None:
+        """Before a prompt: drop what was typed ahead, saying so in one line (never echoing it: it
+        may be another player's typing)."""
+        if self.take_typing().strip():
+            self.say(IGNORED)
+        self.typed = ""
 
     # ------------------------------------------------------------------ the table's loop
     def _replay(self) -> dict[str, Any]:
@@ -172,7 +207,7 @@ class Session:
             if self.hot_seat:
                 self.clear()
             note = ""
-            if self.held:
+            if self.held or any(self.ahead.values()):
                 note = ("\n(The answers already given to the secret choice in progress are not saved, so that "
                         "the file reveals none of them: they are asked again.)")
             self.say(f"\nSaved. Resume with:  cityrules play --resume {self.save_path}", wrap=False)
@@ -190,27 +225,77 @@ class Session:
             return
         humans = [s for s in decision.seats if s not in self.bots]
         bots = [s for s in decision.seats if s in self.bots]
+        if decision.secret:
+            # Who answered this question ahead goes first (no keyboard needed), then whoever has the
+            # keyboard now: a hot seat hands it over only when it must.
+            humans.sort(key=lambda s: (self._answered_ahead(s, decision) is None, s != self.at_keyboard))
         # In a secret choice the bots answer last, once no human is still deciding.
         first, then = (humans, bots) if decision.secret else (bots, humans)
         seat = (first or then)[0]
         if seat in self.bots:
+            if self.humans:
+                self.take_typing()
             option: str | None = self.engine.option_id(self.state, seat,
                                                        self.bots[seat].pick(self.engine, self.state, seat))
         else:
-            option = self.ask(seat, decision)
+            option = self._answered_ahead(seat, decision)
+            if option is not None:
+                self.ahead[seat].pop(0)
+            else:
+                if self.ahead.pop(seat, None):
+                    self.changed_ahead = seat
+                option = self.ask(seat, decision)
         if option is None:
             return  # taken back: the table is as it was before, and the question comes again
         collecting = self.state["pending"]
         self._before_answer(self.state, seat)
         self.engine.apply_inplace(self.state, option, seat)
-        if not journal_answer(self.journal, self.held, seat, option,
-                              decision.secret and decision.simultaneous and self.state["pending"] is collecting):
+        still = decision.secret and decision.simultaneous and self.state["pending"] is collecting
+        if still and self.hot_seat and seat not in self.bots and seat == self.at_keyboard \
+                and any(s in self.humans for s in self.engine.open_seats(self.state)):
+            self.ask_ahead(seat)
+        if not journal_answer(self.journal, self.held, seat, option, still):
             return
         self.unsaved += 1
         # A person's answer is saved at once. Bots' answers are replayed identically from the seed,
         # so a run of them is saved now and then, and before the next person is asked.
         if seat not in self.bots or self.unsaved >= BOT_SAVE_EVERY:
             self.save()
+
+    # ------------------------------------------------------------------ questions asked ahead
+    def _answered_ahead(self, seat: int, decision: Decision) -> str | None:
+        """`seat`'s answer given ahead to exactly this question, if it gave one."""
+        given = self.ahead.get(seat)
+        if given and given[0][0] == ahead.signature(decision, seat) \
+                and any(o.id == given[0][1] for o in decision.options(seat)):
+            return given[0][1]
+        return None
+
+    def ask_ahead(self, seat: int) -> None:
+        """`seat` has answered its part of a secret choice others still make: ask it now the
+        questions that come next for it, when they do not depend on the others' answers (ahead.py),
+        so that the keyboard need not come back to it for them."""
+        before = ahead.seen(self.engine, self.state, seat)
+        copies = ahead.filled(self.engine, self.state, seat)
+        given: list[tuple[Any, str]] = []
+        for _ in range(ahead.MAX_AHEAD):
+            decision = ahead.question(self.engine, copies, seat, before)
+            if decision is None:
+                break
+            menu = Menu.of(decision.options(seat))
+            self.say("  Your next question, asked now so that the keyboard need not come back to you "
+                     "(the others' answers do not change it):")
+            self.hint_state = copies[0]
+            try:
+                option = self.answer(seat, decision, menu)
+            finally:
+                self.hint_state = None
+            if option is None:
+                break
+            given.append((ahead.signature(decision, seat), option))
+            ahead.advance(self.engine, copies, seat, option)
+        if given:
+            self.ahead[seat] = given
 
     # ------------------------------------------------------------------ people
     def hand_over(self, seat: int) -> None:
@@ -221,6 +306,7 @@ class Session:
         if forget is not None:
             forget()  # the previous person's answers must not come back with the Up key
         self.say(f"=== {name}'s turn. Hand the keyboard to {name}; everybody else, look away. ===")
+        self.ignore_typing()
         while True:
             text = self.ask_line(f"{name}, press Enter when only you can see the screen. ")
             command = text.strip().lower()
@@ -240,14 +326,25 @@ class Session:
         if self.hot_seat and seat != self.at_keyboard:
             self.hand_over(seat)
         self.checkpoint(seat)
-        name = self.seats[seat].name
         menu = Menu.of(decision.options(seat))
         self.show(seat)
         self.seen[seat] = view(self.engine, self.state, seat)
+        if self.changed_ahead == seat:
+            self.say("  The question you answered ahead turned out different once the others had answered: "
+                     "answer it again.")
+        self.changed_ahead = None
+        return self.answer(seat, decision, menu)
+
+    def answer(self, seat: int, decision: Decision, menu: Menu) -> str | None:
+        """Put the question to `seat`, at the keyboard, and read until the answer is an option (None:
+        the person took their previous choice back)."""
+        name = self.seats[seat].name
+        self.asking = seat, decision
         self.question(seat, decision, menu)
         offer = getattr(self.read, "offer", None)
         if offer is not None:
             offer(list(menu.keys) + [o.label for o in menu.options] + commands.command_names())
+        self.ignore_typing()
         while True:
             text = self.ask_line(f"{name}> ")
             found = commands.find(text)
@@ -257,9 +354,12 @@ class Session:
                     return None
                 self.question(seat, decision, menu)
                 continue
-            option = menu.parse(text)
-            if option is not None:
-                return option.id
+            meant = menu.candidates(text)
+            if len(meant) == 1:
+                return meant[0].id
+            if meant:
+                self.say("  " + menu.several(commands.echo(text), meant))
+                continue
             near = commands.near_miss(text)
             self.say(f"  '{commands.echo(text)}' is not one of the options: {menu.hint()}, or 'help'."
                      + (f" (A command? {near})" if near else ""))
@@ -279,7 +379,7 @@ class Session:
             lines = [Text("Since your last turn:" if seen else "So far:", style=HEADING)]
             if len(new) > log_lines:
                 lines.append(Text(f"  ({len(new) - log_lines} earlier lines: type 'log {len(new)}')", style=DIM))
-            lines += [Text("  " + printable(line)) for line in new[-log_lines:]]
+            lines += log_lines_of(new[-log_lines:])
             self.show_lines(lines)
         self.shown_log[seat] = len(v["log"])
         self.show_lines(self.screens.main(v, seat, self.seen.get(seat), self.out.width, everything))
@@ -297,7 +397,8 @@ class Session:
 
     def hint(self, seat: int, menu: Menu) -> str:
         """What the strongest bot would choose for this seat, searched from the seat's own view (advice.hint)."""
-        return advice.hint(self.engine, self.state, seat, self.journal.seed, menu)
+        state = self.hint_state if self.hint_state is not None else self.state
+        return advice.hint(self.engine, state, seat, self.journal.seed, menu)
 
     def cmd_log(self, seat: int, count: str) -> bool:
         """`log N`: the last N lines this seat may read."""
@@ -373,7 +474,7 @@ class Session:
             self.clear()
         v = view(self.engine, self.state, None)
         seen = min(self.shown_log.values(), default=0)
-        self.say("\n".join("  " + line for line in v["log"][max(seen, len(v["log"]) - 20):]))
+        self.show_lines(log_lines_of(v["log"][max(seen, len(v["log"]) - 20):]))
         self.show_lines(self.screens.main(v, None, None, self.out.width))
         self.show_lines(end_lines(self.engine, self.state, self.screens, self.marks))
         self.say(f"Seed: {self.journal.seed}.  Journal: {self.save_path}  "

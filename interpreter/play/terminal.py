@@ -99,6 +99,43 @@ def terminal_console() -> Console | None:
     return _Console(color_system=None if plain else "auto", markup=False, highlight=False, emoji=False)
 
 
+TYPE_AHEAD_LIMIT = 1 << 16
+"""Bytes of type-ahead taken away at most at once (the rest is taken at the next question)."""
+
+
+def drain_terminal(stream: TextIO | None) -> str:
+    """Everything typed on the terminal `stream` and not read yet, partial lines included ('' for
+    anything but a terminal). The terminal's line editing is switched off for the moment it takes,
+    since with it on, a line still being typed cannot be read."""
+    if stream is None or stream.closed or not stream.isatty():
+        return ""
+    try:
+        import termios
+        fd = stream.fileno()
+        saved = termios.tcgetattr(fd)
+    except (ImportError, OSError, ValueError):  # no termios (Windows), or not a real terminal
+        return ""
+    raw = list(saved)
+    raw[3] = saved[3] & ~termios.ICANON
+    controls = list(saved[6])
+    controls[termios.VMIN] = 0   # a read returns at once, with whatever is there
+    controls[termios.VTIME] = 0
+    raw[6] = controls
+    data = b""
+    try:
+        termios.tcsetattr(fd, termios.TCSANOW, raw)
+        while len(data) < TYPE_AHEAD_LIMIT:
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, saved)
+    return data.decode("utf-8", "replace")
+
+
 class LineReader:
     """Reads what a person types. On a terminal: line editing, a history of this session's answers
     (Up/Down) and Tab completion of the options and commands, with GNU readline (or libedit). From a
@@ -132,6 +169,13 @@ class LineReader:
 
     def __call__(self, prompt: str) -> str:
         return input(prompt)
+
+    def drain(self) -> str:
+        """What was typed since the last line was read, taken away unread: keys pressed while no
+        question was on the screen (bots thinking, a hand-over, a screen being drawn) must not answer
+        the next one. '' when nothing was typed or the input is not a terminal: a pipe's lines are
+        answers written in advance on purpose."""
+        return drain_terminal(sys.stdin)
 
     def offer(self, words: list[str]) -> None:
         """What Tab completes from now on: the options shown and the commands."""

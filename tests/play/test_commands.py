@@ -56,7 +56,7 @@ def test_after_any_command_the_question_comes_back_and_a_mistyped_command_gets_a
     assert all(f"  {c.usage}" in text for c in COMMANDS)
     assert "'lgo' is not one of the options" in text and "did you mean 'log'?" in text
     assert "8 (a place on the board):" in text and "next to:" in text
-    assert "[0, 2, 5, 9]" in text and "Ben (a seat):" in text
+    assert "prices.bare (an entry of a table of the game's data):\n    0, 2, 5, 9" in text and "Ben (a seat):" in text
     assert "The round: planning, vote, buying, payout, then the mayor changes." in text  # the file's comment
     assert "info takes a name" in text and "Nothing is called 'zzzq'" in text
     assert "plaques left" in text  # a field by its title, whatever the case typed

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from interpreter.agents import RandomAgent, bot_seed
@@ -9,6 +12,7 @@ from interpreter.core.decision import Decision, Option
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game, shipped_games
 from interpreter.play.menu import Menu
+from play_helpers import cli
 
 LOTS = tuple(Option(f"target:{n}", str(n)) for n in (1, 3, 9, 12))
 PILES = (Option("pile:-1", "new pile"), Option("pile:0", "cover pile 1 (Mercers)"),
@@ -98,3 +102,32 @@ def test_every_option_of_every_shipped_game_is_picked_by_what_the_screen_shows(n
                 assert menu.parse(option.label) == option, f"{d.name}: the number {option.label} is its name"
     if name in ("downtown", "london"):  # lots and counts in Downtown, card counts in London
         assert named_by_number, "no option named by a number was met: nothing was checked"
+
+
+def test_a_name_that_fits_several_options_says_which_they_are() -> None:
+    cards = (Option("card:poor-law", "Poor Law"), Option("card:poorhouse", "Poorhouse"), Option("card:park", "Park"))
+    menu = Menu.of(cards)
+    assert menu.parse("Poor") is None
+    assert menu.candidates("Poor") == list(cards[:2])
+    said = menu.several("Poor", menu.candidates("Poor"))
+    assert said == "'Poor' matches 1 and 2 (1. Poor Law; 2. Poorhouse): type its number, or more of its name."
+    assert menu.candidates("poorh") == [cards[1]] and menu.candidates("pa") == [cards[2]]
+    assert menu.candidates("zoo") == [] and menu.candidates("") == []
+
+
+def test_a_typed_answer_that_fits_several_options_is_asked_again_with_them_named(tmp_path: Path) -> None:
+    (tmp_path / "game.yaml").write_text(
+        "name: poor\ntitle: Poor\nseats: {min: 2, max: 2}\nrules: [main.rules]\nstart: main\n"
+        "tables:\n  places: [Poor Law, Poorhouse, Park]\n"
+        "state:\n  seat:\n    score: {type: int, initial: 0}\n", encoding="utf-8")
+    (tmp_path / "main.rules").write_text(
+        "phase main:\n"
+        "    choose x from places by seats[0] \"Where to?\"\n"
+        "    log \"{seats[0]} picks {x}\"\n"
+        "    end winners seats\n", encoding="utf-8")
+    journal = tmp_path / "j.json"
+    run = cli("play", str(tmp_path), "--seats", "human,random", "--journal", str(journal), stdin="Poor\nPoorh\n")
+    assert run.returncode == 0, run.stderr
+    assert "'Poor' matches 1 and 2 (1. Poor Law; 2. Poorhouse)" in run.stdout
+    assert "not one of the options" not in run.stdout
+    assert json.loads(journal.read_text())["choices"] == [[0, "x:Poorhouse"]]
