@@ -17,10 +17,9 @@ import json
 import multiprocessing
 import sys
 
-from matches import Match, Outcome, default_against, lines, play, summary
-
 from interpreter.agents import check_bot, normal_name
 from interpreter.load.loader import load_game
+from matches import Match, Outcome, default_against, lines, play, summary
 
 
 def _play(task: tuple[Match, int]) -> Outcome:

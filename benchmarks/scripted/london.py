@@ -18,9 +18,9 @@ choice with a few rules of thumb a person learns in a first game or two:
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from collections.abc import Mapping
 from typing import Any
 
 from interpreter.load.loader import load_game

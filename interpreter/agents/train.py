@@ -24,11 +24,11 @@ from ..core import rng
 from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..load.loader import load_game
+from .features import lead, vocabulary
 from .learned import ValueAgent
 from .random import RandomAgent
 from .seeding import bot_seed
 from .value import LearnedValue, Network, feature_space, final_scores, result_target, use_value
-from .features import lead, vocabulary
 
 # A self-play game stopped here is dropped (rules that loop while bots play): it says nothing of who wins.
 GAME_CAP = 20_000

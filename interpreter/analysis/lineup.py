@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..agents import (AGENTS, DEFAULT_BOT, Agent, CustomPlayerError, UnknownBot, check_bot, make_agent, normal_name,
-                      split_name)
+from ..agents import (
+    AGENTS,
+    DEFAULT_BOT,
+    Agent,
+    CustomPlayerError,
+    UnknownBot,
+    check_bot,
+    make_agent,
+    normal_name,
+    split_name,
+)
 from ..core.engine import Engine
 from ..core.game import Game
 

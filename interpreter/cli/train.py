@@ -10,8 +10,8 @@ from typing import Any
 
 from ruledsl.printable import printable
 
-from . import COMMANDS
 from ..analysis.parallel import BACKENDS, default_jobs
+from . import COMMANDS
 from .batch_args import progress_bar
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser, whole
 

@@ -18,11 +18,11 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
-from .palette import DIM, HEADING, seat_colour
-from .screen import Screens
 from ..core.engine import Engine
 from ..core.game import FieldSpec, Game
 from ..core.view import masked_from_view, view
+from .palette import DIM, HEADING, seat_colour
+from .screen import Screens
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from rich.text import Text
 from ruledsl.diagnostics import did_you_mean
 from ruledsl.printable import printable
 
+from ..core.view import HIDDEN, masked_from_view
 from .palette import DIM, HEADING
 from .screen import Screens, title_of, wrapped
-from ..core.view import HIDDEN, masked_from_view
 
 MAX_MATCHES = 8
 

@@ -23,10 +23,10 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
+from ..core.game import Game
 from . import phases
 from .palette import DIM, HEADING
 from .screen import wrapped
-from ..core.game import Game
 
 MAX_PHASES = 5
 MAX_CHOICES = 7

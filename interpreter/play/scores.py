@@ -15,11 +15,11 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
+from ..core.engine import Engine
+from ..core.view import view
 from . import explain as X
 from .palette import DIM, HEADING, seat_colour
 from .screen import Screens
-from ..core.engine import Engine
-from ..core.view import view
 
 
 def score_lines(engine: Engine, state: dict[str, Any], seat: int | None, screens: Screens | None = None) -> list[Text]:

@@ -23,6 +23,14 @@ from rich.text import Text
 
 from ruledsl.printable import printable
 
+from ..agents import Agent, CustomPlayerError, bot_seed, make_agent
+from ..core.decision import DEFAULT_CAP, Decision
+from ..core.engine import Engine
+from ..core.game import Game
+from ..core.journal import Journal
+from ..core.savefile import FileLock, remove_stale_temps
+from ..core.state import copy_state
+from ..core.view import view
 from . import advice, ahead, commands, explain as X, phases, undo as U
 from .frame import end_lines, question_lines
 from .info import info
@@ -33,14 +41,6 @@ from .saved import journal_answer
 from .scores import score_lines
 from .screen import Screens, fitted
 from .terminal import Output, clear_screen
-from ..agents import Agent, CustomPlayerError, bot_seed, make_agent
-from ..core.decision import DEFAULT_CAP, Decision
-from ..core.engine import Engine
-from ..core.game import Game
-from ..core.journal import Journal
-from ..core.savefile import FileLock, remove_stale_temps
-from ..core.state import copy_state
-from ..core.view import view
 
 HELP = commands.help_text()
 

@@ -24,16 +24,16 @@ from typing import Any, Callable
 from ruledsl.compiler import MODULE_NAME
 from ruledsl.diagnostics import Severity, Span
 
-from .frame import seat_screen
-from .menu import Menu
-from .scores import score_lines
-from .screen import ScreenError, Screens
 from ..agents import RandomAgent, bot_seed
 from ..core.decision import Decision
 from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..core.state import default_names
 from ..core.view import view
+from .frame import seat_screen
+from .menu import Menu
+from .scores import score_lines
+from .screen import ScreenError, Screens
 
 SCREEN_DECISIONS = 2_000
 """Decisions of a game for which full screens are drawn (prompts and labels are built for all)."""

@@ -17,6 +17,7 @@ from interpreter.analysis.lineup import LineupError, parse_lineup as batch_lineu
 from interpreter.core.state import copy_state
 from interpreter.core.view import view
 
+
 def _twins() -> dict[str, Any]:
     """The twin states of the bots' hidden-information tests (test_info_safety.py), for every game."""
     found = importlib.util.spec_from_file_location("info_safety_twins", Path(__file__).with_name("test_info_safety.py"))

@@ -15,9 +15,7 @@ from typing import Iterator
 import pytest
 
 from bot_helpers import State, advance, conclusions, engine, same_view
-from interpreter.agents import greedy as greedy_module
-from interpreter.agents import learned as learned_module
-from interpreter.agents import mcts as mcts_module
+from interpreter.agents import greedy as greedy_module, learned as learned_module, mcts as mcts_module
 from interpreter.core import rng
 from interpreter.core.engine import SECRET_OPTIONS, Engine
 from interpreter.core.state import copy_state

@@ -11,8 +11,16 @@ import pytest
 from bot_helpers import advance, engine
 from interpreter.agents import ValueAgent, make_agent
 from interpreter.agents.train import TrainSpec, train
-from interpreter.agents.value import (FILE_NAME, MissingValue, StaleValue, learned_value, load, rules_hash, save,
-                                      value_path)
+from interpreter.agents.value import (
+    FILE_NAME,
+    MissingValue,
+    StaleValue,
+    learned_value,
+    load,
+    rules_hash,
+    save,
+    value_path,
+)
 from interpreter.core.engine import Engine
 from interpreter.core.state import copy_state
 from interpreter.load.games import resolve_game

@@ -12,11 +12,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_match  # noqa: E402
-from matches import Match, play, summary, wilson  # noqa: E402
-
 from interpreter.agents import make_agent  # noqa: E402
 from interpreter.core.engine import Engine  # noqa: E402
 from interpreter.load.loader import load_game  # noqa: E402
+from matches import Match, summary, wilson  # noqa: E402
 
 PLANNER = f"{BENCH / 'scripted' / 'downtown.py'}:Planner"
 
@@ -58,7 +57,6 @@ def test_a_wrong_scripted_player_is_one_line(capsys: pytest.CaptureFixture[str])
 
 def test_the_scripted_downtown_player_votes_for_what_makes_its_parcels_pay() -> None:
     engine = Engine(load_game("downtown"))
-    state = engine.new_game(4, 1)
     agent = make_agent(PLANNER, 0)
     planner = agent.player
     board = planner.board

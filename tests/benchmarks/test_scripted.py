@@ -21,8 +21,8 @@ from interpreter.core.view import view
 from interpreter.load.loader import load_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from scripted.city import CityPlayer  # noqa: E402
-from scripted.london import LondonPlayer  # noqa: E402
+from scripted.city import CityPlayer
+from scripted.london import LondonPlayer
 
 CAP = 20_000
 

@@ -13,8 +13,8 @@ from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
 from interpreter.lsp.symbols import _comment_above
 from interpreter.play.phases import comment_above, file_comment, where
-from ruledsl.diagnostics import Span
 from lang_helpers import engine as lang_engine
+from ruledsl.diagnostics import Span
 
 DESIGNER_WORDS = re.compile(r"ruling|rulebook|card reference|reconstruction rules|acceptance", re.I)
 GAMES = ("london", "downtown", "city", "examples/harbour")

@@ -9,6 +9,7 @@ game's files do the work being checked.
 from __future__ import annotations
 
 import re
+
 import pytest
 
 from interpreter.agents import RandomAgent, bot_seed
@@ -21,8 +22,18 @@ from interpreter.play import explain as X
 from interpreter.play.info import info
 from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens
-from london_helpers import (SPARE, London, State, activation, answer, begin_action, pass_turn, pick_card,
-                            position, take_from_deck)
+from london_helpers import (
+    SPARE,
+    London,
+    State,
+    activation,
+    answer,
+    begin_action,
+    pass_turn,
+    pick_card,
+    position,
+    take_from_deck,
+)
 
 LOAN = "takes 1 loan: +£10 now; repay £15 or lose 7 prestige at the end"
 

@@ -21,15 +21,15 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from rich.console import Console
-from rich.style import Style
 from rich.errors import StyleSyntaxError
+from rich.style import Style
 from rich.text import Text
 
 from ruledsl.printable import printable
 
+from ...core.decision import Option
 from ..commands import COMMANDS, echo, find, near_miss
 from ..menu import Menu
-from ...core.decision import Option
 from .protocol import MAX_FROM_HOST, VERSION, Closed, ProtocolError, encode, read_message
 
 PING = 20.0  # seconds between the messages that tell the host this client is still there

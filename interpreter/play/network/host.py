@@ -22,12 +22,22 @@ from typing import Any, Callable
 
 from ruledsl.printable import printable
 
+from ...core.state import copy_state
 from . import screens
 from .codes import seat_of
-from .protocol import BODY_TIMEOUT, MAX_FROM_CLIENT, VERSION, Closed, ProtocolError, encode, int_field, read_message, text_field
+from .protocol import (
+    BODY_TIMEOUT,
+    MAX_FROM_CLIENT,
+    VERSION,
+    Closed,
+    ProtocolError,
+    encode,
+    int_field,
+    read_message,
+    text_field,
+)
 from .screens import styled
 from .table import Table
-from ...core.state import copy_state
 
 
 @dataclass(frozen=True)

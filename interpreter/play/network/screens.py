@@ -13,10 +13,10 @@ from typing import Any
 
 from rich.text import Text
 
-from ..frame import end_lines, question_lines
-from ..screen import Screens, fitted
 from ...core.decision import Decision
 from ...core.view import view
+from ..frame import end_lines, question_lines
+from ..screen import Screens, fitted
 
 SCROLLBACK = 12  # log lines sent to a connection that has seen none yet (a new or returning player)
 WIDTH, MIN_WIDTH, MAX_WIDTH = 80, 40, 200  # the width screens are laid out in, as a client may ask

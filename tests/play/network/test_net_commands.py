@@ -6,10 +6,10 @@ import asyncio
 import copy
 from pathlib import Path
 
+from interpreter.core.decision import Decision
 from interpreter.core.engine import Engine
 from interpreter.core.view import view
 from interpreter.load.loader import load_game
-from interpreter.core.decision import Decision
 from interpreter.play import advice, explain as X, phases
 from interpreter.play.commands import COMMANDS
 from interpreter.play.frame import as_text, question_lines
