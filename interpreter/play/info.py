@@ -73,7 +73,7 @@ def _about(screens: Screens, v: dict[str, Any], query: str, width: int) -> list[
         return []
     masked = masked_from_view(screens.engine, v)
     text = screens.formula(masked, name, query)
-    if not text and query.lower() != query:  # ('Thief' for a game that writes 'thief')
+    if not text and query.lower() != query:  # ('Mint' for a game that writes 'mint')
         text = screens.formula(masked, name, query.lower())
     if not text:
         return []
