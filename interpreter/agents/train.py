@@ -47,6 +47,7 @@ class TrainSpec:
     positions: int = 40            # positions written down per game, at most (spread over the game)
     explore: float = 0.1           # how often a self-play bot answers at random
     samples: int = 1               # samples per decision of the self-play bots (more is slower)
+    budget: int = 24               # positions a self-play bot judges per decision (bot's own default: 96)
     hidden: int = 24               # the network's hidden units
     epochs: int = 40
 
@@ -99,7 +100,8 @@ def play_for_training(task: _Game) -> tuple[int, Positions]:
     engine = engine_for(spec.folder, spec.variant)
     space = feature_space(engine, task.vocab)
     value = LearnedValue(engine, space, Network.from_json(task.network)) if task.network else None
-    agents: list[Any] = [ValueAgent(bot_seed(task.seed, s), samples=spec.samples, explore=spec.explore, value=value)
+    agents: list[Any] = [ValueAgent(bot_seed(task.seed, s), samples=spec.samples, explore=spec.explore, value=value,
+                                    budget=spec.budget)
                          if value is not None else RandomAgent(bot_seed(task.seed, s)) for s in range(task.seats)]
     state = engine.new_game(task.seats, task.seed)
     g = rng.seed_state(task.seed ^ 0x5EED)
@@ -272,7 +274,7 @@ def train(spec: TrainSpec, jobs: int = 1, backend: str = "processes", address: s
         raise ValueError("a training needs at least one round")
     spread = {name: round(float(np.std(leads)) or 1.0, 6) for name, leads in sorted(merged.leads.items())}
     info = {"seed": spec.seed, "variant": spec.variant, "rounds": spec.rounds, "games_per_round": spec.games,
-            "explore": spec.explore, "hidden": spec.hidden, "epochs": spec.epochs, "positions_per_game": spec.positions,
+            "explore": spec.explore, "budget": spec.budget, "hidden": spec.hidden, "epochs": spec.epochs, "positions_per_game": spec.positions,
             "seat_counts": counts, "by_round": rounds, "profile_spread": spread}
     value = LearnedValue(engine, space, network, info)
     use_value(engine, value)
