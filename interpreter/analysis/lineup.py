@@ -11,6 +11,7 @@ from ..agents import (
     CustomPlayerError,
     UnknownBot,
     check_bot,
+    is_custom,
     make_agent,
     normal_name,
     split_name,
@@ -80,7 +81,7 @@ def untrained(lineup: Sequence[str], engine: Engine, given: bool = True) -> str 
     rules), with what to do; None when they can, or when the line-up has none."""
     from ..agents.learned import ValueAgent
 
-    if not any(split_name(name)[0] == DEFAULT_BOT for name in lineup):
+    if not any(_kind(name) == DEFAULT_BOT for name in lineup):
         return None
     if ValueAgent(0).judges(engine):
         return None
@@ -98,4 +99,9 @@ def untrained(lineup: Sequence[str], engine: Engine, given: bool = True) -> str 
 
 def all_random(lineup: Sequence[str]) -> bool:
     """True when every seat is a random bot: the figures then say how the rules play at random."""
-    return all(split_name(name)[0] == "random" for name in lineup)
+    return all(_kind(name) == "random" for name in lineup)
+
+
+def _kind(name: str) -> str | None:
+    """The kind of bot a line-up name seats (None for a designer's own player)."""
+    return None if is_custom(name) else split_name(name)[0]
