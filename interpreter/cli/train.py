@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> None:
                    "reads it where its search stops. The result is written to bots.trained.json in the game's "
                    "folder, with a hash of the rules: after any change of the game's files, train again. The same "
                    "seed gives the same file, with any number of jobs or on Ray.",
-                   ["cityrules train examples/harbour", "cityrules train london --jobs 2",
+                   ["cityrules train examples/harbour", "cityrules train mygame --jobs 2",
                     "cityrules train mygame --rounds 3 --games 60 --seed 2"])
     s.add_argument("game", help="a shipped game's name or a game folder")
     s.add_argument("--variant", metavar="NAME", help="train on one of the game's variants (default: the game as written)")
@@ -58,7 +58,7 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--rounds", type=whole(1, "a number of rounds"), default=3,
                    help="self-play rounds; each plays with the value fitted on the rounds before (default: 3)")
     s.add_argument("--games", type=whole(1, "a number of games"), default=60, help="games per round (default: 60)")
-    s.add_argument("--out", metavar="FILE", help="write here instead of the game's folder")
+    s.add_argument("--out", metavar="FILE", help="write the file here (default: bots.trained.json in the game's folder)")
     s.add_argument("--jobs", type=whole(1, "a number of worker processes"), metavar="J",
                    help=f"worker processes; the file is the same for any number (default: every core, {default_jobs()} here)")
     s.add_argument("--backend", choices=BACKENDS, default="processes",

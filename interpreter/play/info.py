@@ -190,7 +190,7 @@ _MISSING = object()
 
 
 def _entries(tables: Any, lowered: str) -> list[list[Text]]:
-    """The entries named `lowered` in the game's tables (`value.thief` for 'thief'), for a name that
+    """The entries named `lowered` in the game's tables (`price.small` for 'small'), for a name that
     is nothing else."""
     found: list[list[Text]] = []
     for name, (_, table) in tables.items():

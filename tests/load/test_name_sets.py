@@ -97,7 +97,7 @@ def test_scenario_option_ids_are_checked_against_the_names_of_their_options(
     code, out, _ = run(capsys, "validate", str(folder))
     assert code == 1
     assert (f"{place(path, 'kind:housng')}: error[unknown-value]: 'kind:housng' is never offered: the options of "
-            "'kind' are among kind:commerce, kind:housing, kind:industry, kind:park (did you mean 'kind:housing'?)"
+            "'kind' are among kind:commerce, kind:housing, kind:industry, kind:not zoned, kind:park (did you mean 'kind:housing'?)"
             ) in out
     assert out.count("error[") == 1
 

@@ -36,8 +36,8 @@ def test_every_command_of_play_works_at_a_networked_prompt_and_says_what_play_sa
         "info hand": as_text(fitted(info(Screens(engine), v, "hand", 80), 80)),
         "hint": advice.hint(engine, copy.deepcopy(state), 0, table.journal.seed, menu),
         "board": as_text(fitted(Screens(engine).main(v, 0, v, 80), 80)),
-        "score": as_text(fitted(score_lines(engine, state, 0), 80)),
-        "explain": as_text(fitted(X.explain(engine, state, [], 0), 80)),
+        "score": as_text(fitted(score_lines(engine, state, 0, Screens(engine)), 80)),
+        "explain": as_text(fitted(X.explain(engine, state, [], 0, Screens(engine)), 80)),
         "rules": as_text(fitted(phases.where(engine.game, state), 80)),
     }
     question = as_text(fitted(question_lines(decision, 0, "Ana", 80), 80))
