@@ -10,7 +10,6 @@ g mod seats), so no seat's advantage counts for it. Run: make bench, or
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import statistics
 import time
@@ -21,6 +20,7 @@ from interpreter.agents import bot_seed, make_agent
 from interpreter.agents.mcts import MCTSAgent
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
+from matches import wilson
 
 # (section, game, seats, line-up, what the first bot must reach, games by default). `bot` judges by the
 # game's trained value (bots.trained.json); the scripted players' matches are in bench_match.py.
@@ -41,16 +41,6 @@ MATCHES: list[tuple[str, str, int, list[str], float, int]] = [
 SCORE = {"downtown": "money", "london": "prestige", "city": "score", "examples/harbour": "fame"}
 DRAW_THREE = "action:draw"
 SEED0 = 10_000
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a rate."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass

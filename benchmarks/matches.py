@@ -109,8 +109,8 @@ def play(match: Match, index: int) -> Outcome:
                    seat_of_bot in winners and len(winners) > 1, score, cpu)
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95 % Wilson score interval of a rate of wins in n games."""
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of wins in n games (shared wins count in part)."""
     if n == 0:
         return 0.0, 1.0
     p = wins / n
