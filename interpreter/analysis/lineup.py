@@ -79,20 +79,16 @@ def rotated(lineup: Sequence[str], seed: int) -> tuple[str, ...]:
 def untrained(lineup: Sequence[str], engine: Engine, given: bool = True) -> str | None:
     """Why the learned bots of a line-up cannot play this game (it has no value trained on its
     rules), with what to do; None when they can, or when the line-up has none."""
-    from ..agents.learned import ValueAgent
+    from ..agents.value import ValueFileError, learned_value
 
     if not any(_kind(name) == DEFAULT_BOT for name in lineup):
         return None
-    if ValueAgent(0).judges(engine):
-        return None
-    from ..agents.value import learned_value, value_path
-
     try:
         learned_value(engine)
-    except ValueError as err:
+    except ValueFileError as err:
         why = str(err)
-    else:  # pragma: no cover - judges() said no
-        why = f"{value_path(engine.game)} cannot be used"
+    else:
+        return None
     default = "" if given else f" ('{DEFAULT_BOT}' is the default of --bots)"
     return f"{why}{default}; or choose other bots, e.g. --bots greedy"
 
