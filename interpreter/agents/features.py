@@ -31,6 +31,7 @@ from ..core.view import HIDDEN, Shown, masked_reading, visible_fields
 
 # A text field or attribute is counted by value when it takes at most this many values.
 MAX_KINDS = 12
+_NAN = float("nan")
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,12 @@ class _Ownership:
             return np.full((len(self.names), n), np.nan)
         held = np.zeros((len(entries), n))
         for i, v in enumerate(entries):
+            if v is None:
+                continue
+            if type(v) is int:
+                if 0 <= v < n:
+                    held[i, v] += 1.0
+                continue
             for owner in (v if isinstance(v, list) else (v,)):
                 if type(owner) is int and 0 <= owner < n:
                     held[i, owner] += 1.0
@@ -121,7 +128,8 @@ class _Ownership:
                     columns.append([0.0] * len(entries))
                 elif k is None:
                     try:    # whole numbers and yes/no (the usual case) convert at once
-                        columns.append(np.nan_to_num(np.asarray(col, dtype=float)))
+                        numbers = np.asarray(col, dtype=float)
+                        columns.append(np.where(numbers != numbers, 0.0, numbers))
                     except (TypeError, ValueError):
                         columns.append([_number(x) or 0.0 for x in col])
                 else:
@@ -379,19 +387,21 @@ class FeatureSpace:
         table = self._table(state, 0, shown)
         return [self._row(shown, table, s, n) for s in range(n)]
 
-    def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
-        """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it)."""
+    def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> list[list[float]]:
+        """Every per-seat number, one row each (a value per seat, NaN where `seat` may not see it)."""
         n = state["seats"]
-        rows = [np.array([reader(shown, n) for _, reader in self.per_seat], dtype=float).reshape(-1, n)]
-        rows += [group.read(shown, n) for group in self.groups]
+        nan = _NAN
+        rows = [[nan if v is None else v for v in reader(shown, n)] for _, reader in self.per_seat]
+        for group in self.groups:
+            rows.extend(group.read(shown, n).tolist())
         if self.evaluations:
-            rows.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
-        return np.vstack(rows)
+            rows.extend([nan if v is None else v for v in values]
+                        for values in self.judged(state, seat, self.evaluations))
+        return rows
 
-    def _row(self, shown: Shown, table: np.ndarray, seat: int, n: int) -> list[float]:
+    def _row(self, shown: Shown, table: list[list[float]], seat: int, n: int) -> list[float]:
         public = [public(shown, seat, n) for _, public in self.public]
-        return [*_sides(table, seat).tolist(), *public, float(n), 1.0]
-
+        return [*_sides(table, seat), *public, float(n), 1.0]
 
     def judged(self, state: dict[str, Any], seat: int,
                evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]]) -> list[list[float | None]]:
@@ -454,17 +464,17 @@ def vocabulary(engine: Engine, states: Iterable[dict[str, Any]]) -> dict[str, li
     return {key: sorted(values)[:MAX_KINDS] for key, values in seen.items() if values}
 
 
-def _sides(table: np.ndarray, seat: int) -> np.ndarray:
+def _sides(table: list[list[float]], seat: int) -> list[float]:
     """For each row of per-seat numbers (NaN: unknown), the seat's own, the best of the others' and
     the others' mean, side by side (0 where nothing is known)."""
-    own = np.nan_to_num(table[:, seat])
-    others = np.delete(table, seat, axis=1)
-    known = ~np.isnan(others)
-    count = known.sum(axis=1)
-    best = np.where(known, others, -np.inf).max(axis=1, initial=-np.inf)
-    best[count == 0] = 0.0
-    mean = np.where(known, others, 0.0).sum(axis=1) / np.maximum(count, 1)
-    out: np.ndarray = np.stack([own, best, mean], axis=1).ravel()
+    out: list[float] = []
+    for row in table:
+        own = row[seat]
+        # NaN is the one value not equal to itself.
+        others = [v for s, v in enumerate(row) if s != seat and v == v]
+        out += (own if own == own else 0.0,
+                max(others) if others else 0.0,
+                sum(others) / len(others) if others else 0.0)
     return out
 
 
@@ -499,7 +509,7 @@ def _sum(values: Any) -> float:
     """The sum of the numbers among `values` (nothing for a hidden column)."""
     if isinstance(values, str):
         return 0.0
-    return float(sum(x for x in (_number(v) for v in values) if x))
+    return float(sum(v for v in values if type(v) in _NUMBERS))
 
 
 def _matches(column: Any, k: str) -> float:

@@ -4,7 +4,9 @@ For each of its options the bot answers on a state sampled from what its seat ma
 (determinize.py) and plays on until the phase that asked has finished (the vote, the purchase, the
 turn), as greedy does: the other seats answer at random (their answers are unknown to it), and its
 own further answers in that phase are each tried, the best counting, while a budget of positions
-allows. It then reads the learned value (value.py) of where that leaves it, from its own view only;
+allows. Past the budget, its next own answer ends the line once the option has shown (the rules
+logged what followed it; a move's gains, a purchase), and is answered at random before (a secret
+pick whose details are asked next). It then reads the learned value (value.py) of where that leaves it, from its own view only;
 a game that ends there counts by its result. Where the outcome depended on chance (a roll, a draw,
 the others' answers), a few samples are averaged, as many as the budget of positions allows; where
 it did not, one is enough.
@@ -28,8 +30,9 @@ from .seeding import decision_stream, mix
 from .value import LearnedValue, ValueFileError, final_scores, learned_value, result_target
 
 # Positions judged for one decision: the seat's own further answers in the same phase are each
-# tried while this allows (past it they are answered at random), and samples are added within it.
-LEAF_BUDGET = 96
+# tried while this allows, and samples are added within it. Small, so that a decision costs a few
+# milliseconds: benchmarks/bench_bots.py measures what a larger one buys.
+LEAF_BUDGET = 16
 # Samples added, at most, when some failed (rules that cannot continue from a sampled hidden state).
 RETRIES = 4
 # Decisions an option is followed for, at most, before its position is judged as it stands.
@@ -107,7 +110,7 @@ class ValueAgent:
                 child = copy_state(base)
                 try:
                     engine.apply_index(child, seat, k)
-                    judge.add(k, child, self.budget // n)
+                    judge.add(k, child, self.budget // n, len(base["log"]))
                 except RuleError as err:
                     # A sample the rules cannot continue (hidden values drawn inconsistently with what
                     # the rules remember): it says nothing about this option.
@@ -145,13 +148,14 @@ class _Judge:
         self.rows: list[list[float]] = []
         self.found: dict[int, Any] = {}    # option -> a leaf (a float value or a row index) or a list
 
-    def add(self, k: int, state: dict[str, Any], budget: int) -> None:
-        """Option k was answered in `state`: follow it and remember what it leads to."""
+    def add(self, k: int, state: dict[str, Any], budget: int, logged: int) -> None:
+        """Option k was answered in `state` (whose log held `logged` entries before): follow it and
+        remember what it leads to."""
         stack = state["stack"]
         asking = stack[self.depth - 1][0] if len(stack) >= self.depth else None
-        self.found[k] = self._follow(state, budget, asking)
+        self.found[k] = self._follow(state, budget, asking, logged)
 
-    def _follow(self, state: dict[str, Any], budget: int, asking: str | None) -> Any:
+    def _follow(self, state: dict[str, Any], budget: int, asking: str | None, logged: int) -> Any:
         engine, seat = self.engine, self.seat
         before = state["rng"]
         for _ in range(HORIZON):
@@ -161,12 +165,24 @@ class _Judge:
                 break
             s = engine.first_open_seat(state)
             n = engine.option_count(state, s)
-            if s == seat and 1 < n <= budget:
+            if s == seat and n > 1:
+                if n > budget:
+                    if len(state["log"]) > logged:
+                        # Past the budget, its own next answer, once the option has shown (the rules
+                        # logged what followed it): the position is judged where it stands, as the
+                        # next answer will be when it is asked; answering at random would blur it.
+                        break
+                    # Nothing has shown yet (a secret pick awaiting its details): answered at random,
+                    # on to where the option shows.
+                    self.g, k = rng.below(self.g, n)
+                    self.chancy = True
+                    engine.apply_index(state, s, k)
+                    continue
                 branches = []
                 for j in range(n):
                     child = copy_state(state)
                     engine.apply_index(child, seat, j)
-                    branches.append(self._follow(child, budget // n, asking))
+                    branches.append(self._follow(child, budget // n, asking, len(state["log"])))
                 return branches
             k = 0
             if n > 1:
