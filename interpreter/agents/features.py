@@ -167,9 +167,10 @@ class _Holding:
             if held == HIDDEN:
                 continue
             seen[s] = True
-            for x in _leaves(held):
+            row = counts[s]
+            for x in (_leaves(held) if any(isinstance(x, list) for x in held) else held):
                 if type(x) is int and 0 <= x < items:
-                    counts[s, x] += 1.0
+                    row[x] += 1.0
         sums: np.ndarray = (counts @ self.matrix).T          # names x seats
         sums[:, [s for s in range(n) if not seen[s]]] = np.nan
         return sums
@@ -196,7 +197,13 @@ def _count(value: Any) -> float | None:
     """How many things a (nested) list holds, or None for a value the seat may not see."""
     if value == HIDDEN:
         return None
-    return float(sum(1 for v in _leaves(value) if v is not None))
+    return float(_size(value))
+
+
+def _size(value: Any) -> int:
+    if not isinstance(value, list):
+        return 0 if value is None else 1
+    return sum(_size(v) if isinstance(v, list) else v is not None for v in value)
 
 
 def _leaf_type(t: Type) -> Type:
@@ -387,19 +394,18 @@ class FeatureSpace:
         table = self._table(state, 0, shown)
         return [self._row(shown, table, s, n) for s in range(n)]
 
-    def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> list[list[float]]:
-        """Every per-seat number, one row each (a value per seat, NaN where `seat` may not see it)."""
+    def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
+        """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it)."""
         n = state["seats"]
         nan = _NAN
         rows = [[nan if v is None else v for v in reader(shown, n)] for _, reader in self.per_seat]
-        for group in self.groups:
-            rows.extend(group.read(shown, n).tolist())
+        blocks = [np.array(rows, dtype=float).reshape(-1, n)]
+        blocks += [group.read(shown, n) for group in self.groups]
         if self.evaluations:
-            rows.extend([nan if v is None else v for v in values]
-                        for values in self.judged(state, seat, self.evaluations))
-        return rows
+            blocks.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
+        return np.vstack(blocks)
 
-    def _row(self, shown: Shown, table: list[list[float]], seat: int, n: int) -> list[float]:
+    def _row(self, shown: Shown, table: np.ndarray, seat: int, n: int) -> list[float]:
         public = [public(shown, seat, n) for _, public in self.public]
         return [*_sides(table, seat), *public, float(n), 1.0]
 
@@ -464,17 +470,17 @@ def vocabulary(engine: Engine, states: Iterable[dict[str, Any]]) -> dict[str, li
     return {key: sorted(values)[:MAX_KINDS] for key, values in seen.items() if values}
 
 
-def _sides(table: list[list[float]], seat: int) -> list[float]:
+def _sides(table: np.ndarray, seat: int) -> list[float]:
     """For each row of per-seat numbers (NaN: unknown), the seat's own, the best of the others' and
     the others' mean, side by side (0 where nothing is known)."""
-    out: list[float] = []
-    for row in table:
-        own = row[seat]
-        # NaN is the one value not equal to itself.
-        others = [v for s, v in enumerate(row) if s != seat and v == v]
-        out += (own if own == own else 0.0,
-                max(others) if others else 0.0,
-                sum(others) / len(others) if others else 0.0)
+    own = table[:, seat]
+    unknown = np.isnan(table)
+    unknown[:, seat] = True                 # the others' figures leave the seat's own out
+    count = table.shape[1] - unknown.sum(axis=1)
+    best = np.where(unknown, -np.inf, table).max(axis=1, initial=-np.inf)
+    best[count == 0] = 0.0
+    mean = np.where(unknown, 0.0, table).sum(axis=1) / np.maximum(count, 1)
+    out: list[float] = np.stack([np.where(np.isnan(own), 0.0, own), best, mean], axis=1).ravel().tolist()
     return out
 
 

@@ -25,7 +25,7 @@ from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..load.loader import load_game
 from .features import lead, vocabulary
-from .learned import ValueAgent
+from .learned import LEAF_BUDGET, ValueAgent
 from .random import RandomAgent
 from .seeding import bot_seed
 from .value import LearnedValue, Network, feature_space, final_scores, result_target, use_value
@@ -47,7 +47,7 @@ class TrainSpec:
     positions: int = 40            # positions written down per game, at most (spread over the game)
     explore: float = 0.1           # how often a self-play bot answers at random
     samples: int = 1               # samples per decision of the self-play bots (more is slower)
-    budget: int = 24               # positions a self-play bot judges per decision (bot's own default: 96)
+    budget: int = LEAF_BUDGET      # positions a self-play bot judges per decision (the bot's own default)
     hidden: int = 24               # the network's hidden units
     epochs: int = 40
 
