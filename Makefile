@@ -46,6 +46,8 @@ quick: $(STAMP)
 # The bots' strength table takes a while (about an hour on two busy cores): BOTS="--scale 0.3"
 # plays fewer games, BOTS="--only london" one game's matches.
 BOTS ?=
+# Games per match against the players scripted from the rulebooks (benchmarks/scripted/).
+MATCH_GAMES ?= 100
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_games.py
@@ -54,6 +56,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
+	for g in downtown city; do $(BIN)/python benchmarks/bench_match.py --game $$g --games $(MATCH_GAMES) --jobs 2 || exit 1; done
+	$(BIN)/python benchmarks/bench_match.py --game london --players 3 --games $(MATCH_GAMES) --jobs 2
+	for g in downtown city london; do $(BIN)/python benchmarks/bench_match.py --game $$g --bot mcts --games 30 --jobs 2 || exit 1; done
 	$(BIN)/python benchmarks/bench_train.py
 
 # Rewrite the stored golden journals and event logs (tests/data/golden/), then the screens made from
