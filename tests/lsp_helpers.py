@@ -27,7 +27,7 @@ def uri(path: Path) -> str:
     """The file URI an editor sends for a path."""
     found = from_fs_path(str(path.resolve()))
     assert found is not None
-    return found
+    return str(found)
 
 
 def find(path: Path, text: str) -> tuple[int, int]:
@@ -90,7 +90,8 @@ class Client:
         while True:
             message = self.incoming.get(timeout=max(0.01, deadline - time.monotonic()))
             if "error" in message and message.get("id") is None and "method" not in message:
-                return message["error"]
+                error: dict[str, Any] = message["error"]
+                return error
 
     def notify(self, method: str, params: dict[str, Any]) -> None:
         """Send a notification (no answer expected)."""
