@@ -85,6 +85,8 @@ def word_at(text: str, file: str, line: int, column: int) -> Cursor | None:
     return None
 
 
+_YAML_KEPT = 24
+_YAML_READ: dict[tuple[str, str], tuple[Any, PositionMap]] = {}
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]+")   # one character class: linear on any line
 _FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\.(?:rules|ya?ml)")
 
@@ -215,8 +217,16 @@ class Symbols:
         text = self.sources.get(shown)
         if text is None:
             return None
-        data, pos, _ = load_yaml_text(text, shown)
-        return (data, pos) if isinstance(data, dict) else None
+        key = (shown, text)
+        found = _YAML_READ.pop(key, None)
+        if found is None:
+            data, pos, _ = load_yaml_text(text, shown)
+            found = (data, pos)
+        # Kept for the next keystroke's symbols: most files did not change (read only, never changed).
+        _YAML_READ[key] = found
+        while len(_YAML_READ) > _YAML_KEPT:
+            del _YAML_READ[next(iter(_YAML_READ))]
+        return found if isinstance(found[0], dict) else None
 
     def _type(self, kind: str, name: str, written: Any) -> str:
         """A field's or table's type: the loaded game's, else as written."""

@@ -173,3 +173,19 @@ def test_a_rename_to_a_name_that_cannot_be_one_is_refused(downtown: Path) -> Non
         assert rules.read_text().count("vote") >= 2
     finally:
         client.close()
+
+
+def test_a_rename_reaches_ability_code_in_component_files(london: Path, london_editor: Client) -> None:
+    rules = london / "cards.rules"
+    u = london_editor.open(rules)
+    london_editor.wait_diagnostics(u, 0)
+    line, col = find(rules, "phase show_tops")
+    uses_in_cards = (london / "cards.yaml").read_text().count("run show_tops(")
+    assert uses_in_cards >= 1
+    edit = london_editor.request("textDocument/rename", {**london_editor.position(u, line, col + 8),
+                                                         "newName": "reveal_tops"})
+    assert len(edit["changes"][uri(london / "cards.yaml")]) == uses_in_cards
+    _apply(london, edit)
+    _, diags, _ = check_game(london)
+    assert [d for d in diags if d.severity == "error"] == []
+    assert "show_tops" not in "".join(p.read_text() for p in london.glob("*.*") if p.suffix in (".rules", ".yaml"))
