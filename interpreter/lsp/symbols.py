@@ -112,6 +112,8 @@ class Symbols:
         self.by_name: dict[str, list[Symbol]] = {}
         self.trees: dict[str, A.RulesFile] = {}
         self.units: dict[str, list[Unit]] = {}     # by file: rules files and component files with code
+        self.broken: dict[str, str] = {}           # rules files that do not parse, with their texts
+        self._patches: dict[tuple[str, int], list[Unit]] = {}
         self.types = Types(game)
         for name, (arity_min, arity_max) in BUILTINS.items():
             count = str(arity_min) if arity_min == arity_max else f"{arity_min} or {arity_max}"
@@ -130,6 +132,7 @@ class Symbols:
                     self.trees[shown] = tree
                     self._rules(tree)
                 else:
+                    self.broken[shown] = text
                     self._unparsed(shown, text)
 
     # ------------------------------------------------------------ queries
@@ -200,10 +203,26 @@ class Symbols:
         return found
 
     def _unit(self, file: str, line: int) -> Unit | None:
-        for unit in self.units.get(file, ()):
+        units = self.units.get(file)
+        if units is None and file in self.broken:
+            units = self._patched(file, line)
+        for unit in units or ():
             if unit.node.span.line <= line <= max(unit.node.span.end_line, unit.node.span.line):
                 return unit
         return None
+
+    def _patched(self, file: str, line: int) -> list[Unit]:
+        """The units of a rules file that does not parse, read with one line made `pass`: the line
+        being typed (`    let x = `) leaves the rest of the file, and the locals above it, readable."""
+        if (file, line) not in self._patches:
+            lines = self.broken[file].split("\n")
+            if 1 <= line <= len(lines):
+                here = lines[line - 1]
+                # `pass` where it stands: a block whose only line it is stays a block.
+                lines[line - 1] = here[:len(here) - len(here.lstrip())] + "pass" if here.strip() else ""
+            tree, _ = parse_rules("\n".join(lines), file)
+            self._patches[(file, line)] = _units(tree) if tree is not None else []
+        return self._patches[(file, line)]
 
     # ------------------------------------------------------------ building
     def _add(self, symbol: Symbol) -> None:
@@ -336,12 +355,13 @@ class Symbols:
                                  "option ids of this choice start with " + f"'{statement.var}:'"))
 
     def _rules(self, tree: A.RulesFile) -> None:
-        formulas = self.game.program.formulas if self.game is not None else {}
+        # The formulas' types, never their code (asking for it would generate the whole program's).
+        formulas = self.game.program.formula_types if self.game is not None else {}
         for f in tree.formulas:
             sig = formulas.get(f.name)
             if sig is not None:
-                params = ", ".join(f"{p.name}: {t}" for p, t in zip(f.params, sig[1]))
-                detail = f"formula {f.name}({params}) -> {sig[2]}"
+                params = ", ".join(f"{p.name}: {t}" for p, t in zip(f.params, sig[0]))
+                detail = f"formula {f.name}({params}) -> {sig[1]}"
             else:
                 detail = f"formula {f.name}({_params(f.params)})"
             self._add(Symbol(f.name, "formula", f.name_span, detail,
@@ -350,12 +370,19 @@ class Symbols:
             self._add(Symbol(p.name, "phase", p.name_span, f"phase {p.name}({_params(p.params)})" if p.params
                              else f"phase {p.name}", _comment_above(self.sources.get(p.span.file, ""), p.span)))
         self._decisions(tuple(s for p in tree.phases for s in p.body))
-        units: list[A.Phase | A.Formula] = [*tree.phases, *tree.formulas]
-        for unit in units:
-            where = f"{'phase' if isinstance(unit, A.Phase) else 'formula'} {unit.name}"
-            own = tuple(Symbol(p.name, "parameter", p.span, f"{p.name}: {p.type_text}", f"a parameter of {where}",
-                               type=p.type_text) for p in unit.params)
-            self.units.setdefault(unit.span.file, []).append(Unit(unit, where, own))
+        self.units[tree.span.file] = _units(tree)
+
+
+def _units(tree: A.RulesFile) -> list[Unit]:
+    """The phases and formulas of a rules file as units of code, with their parameters."""
+    units: list[Unit] = []
+    code: list[A.Phase | A.Formula] = [*tree.phases, *tree.formulas]
+    for unit in code:
+        where = f"{'phase' if isinstance(unit, A.Phase) else 'formula'} {unit.name}"
+        own = tuple(Symbol(p.name, "parameter", p.span, f"{p.name}: {p.type_text}", f"a parameter of {where}",
+                           type=p.type_text) for p in unit.params)
+        units.append(Unit(unit, where, own))
+    return units
 
 
 def _params(params: tuple[A.Param, ...]) -> str:

@@ -75,6 +75,19 @@ def test_an_unfinished_run_line_is_offered_every_phase_of_the_file_being_edited(
     assert "payout" in labels and "len" not in labels     # the other files' phases, and phases only
 
 
+def test_an_unfinished_line_is_offered_the_locals_around_it(downtown: Path, editor: Client) -> None:
+    rules = downtown / "round.rules"
+    u = editor.open(rules)
+    editor.wait_diagnostics(u, 0)
+    line, col = find(rules, "run vote(lot)")
+    before = time.perf_counter()
+    editor.replace(rules, line, col, col + len("run vote(lot)"), "let z = ")
+    assert editor.wait_diagnostics(u, before)   # the file no longer parses
+    labels = _labels(editor, u, line, col + len("let z = "))
+    assert {"lot", "len", "seats"} <= set(labels)          # the loop's variable, built-ins, constants
+    assert labels.index("lot") < labels.index("len")       # locals first
+
+
 def test_completion_after_a_dot_offers_the_members_of_its_type(london: Path, london_editor: Client) -> None:
     rules = london / "activate.rules"
     u = london_editor.open(rules)
