@@ -177,6 +177,10 @@ def test_a_rename_to_a_name_that_cannot_be_one_is_refused(downtown: Path) -> Non
         u = client.open(rules)
         client.wait_diagnostics(u, 0)
         line, col = find(rules, "run vote(lot)")
+        ready = client.request("textDocument/prepareRename", client.position(u, line, col + 5))
+        assert ready == {"range": {"start": {"line": line, "character": col + 4},
+                                   "end": {"line": line, "character": col + 8}}, "placeholder": "vote"}
+        assert client.request("textDocument/prepareRename", client.position(u, line, col + 1)) is None   # `run`
         for bad in ("two words", "for", "9lives"):
             client.next_id += 1
             client.send({"id": client.next_id, "method": "textDocument/rename",
