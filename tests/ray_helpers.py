@@ -62,7 +62,11 @@ class Cluster:
             ports["--ray-client-server-port"] = self.client_port
         args = [str(RAY), "start", "--head", "--num-cpus", "2", "--temp-dir", str(temp_dir), "--include-dashboard",
                 "false", "--disable-usage-stats", "--block", *[str(x) for kv in ports.items() for x in kv]]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        # A ray:// client's own server process must start within this many seconds (Ray's default,
+        # 30, is too short on a busy 2-core machine).
+        env = {**os.environ, "RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "180"}
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                                     env=env)
         deadline = time.monotonic() + 180
         while not self._listening():
             if self.proc.poll() is not None or time.monotonic() > deadline:

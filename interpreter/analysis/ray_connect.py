@@ -69,8 +69,12 @@ def _token_available() -> bool:
 
 
 def _first_line(err: BaseException) -> str:
+    """The gist of a Ray error in one line: its first line, and its last when the first announces more."""
     lines = [line.strip() for line in str(err).splitlines() if line.strip()]
-    return (lines[0] if lines else type(err).__name__)[:300]
+    if not lines:
+        return type(err).__name__
+    text = f"{lines[0]} {lines[-1]}" if lines[0].endswith(":") and len(lines) > 1 else lines[0]
+    return text[:300]
 
 
 def ray_connect(address: str | None) -> tuple[Any, bool]:
@@ -83,10 +87,10 @@ def ray_connect(address: str | None) -> tuple[Any, bool]:
         if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
             raise ValueError(f"--address {address}: ray:// addresses need Ray's client: pip install 'cityrules[ray]'")
         wait_for(address)
-        if not address.startswith("ray://") and _AUTH_MODE not in os.environ and _token_available():
+        if _AUTH_MODE not in os.environ and _token_available():
             # Ray sends this machine's cluster token only to clusters it finds itself (no address, or
-            # auto): a cluster named by its address, started with token authentication (Ray's default
-            # for `ray start`), would refuse the batch. Ray reads this when it is first imported.
+            # auto): a cluster named by its address (GCS or ray://), started with token authentication
+            # (Ray's default for `ray start`), would refuse the batch. Ray reads this when first imported.
             os.environ[_AUTH_MODE] = "token"
     import ray
     if ray.is_initialized():

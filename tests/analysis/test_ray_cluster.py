@@ -40,8 +40,14 @@ def cluster() -> Iterator[Cluster]:
             head.stop()
 
 
+def _env() -> dict[str, str]:
+    """This tree first on the path of a command run in a subprocess (then what the test's path holds)."""
+    path = os.pathsep.join([str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
+    return {**os.environ, "PYTHONPATH": path}
+
+
 def _simulate(games: int, *more: str, during: Any = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = _env()
     env.pop("RAY_ADDRESS", None)
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", *ARGS, "-n", str(games), *more], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -121,7 +127,7 @@ def test_no_cluster_at_the_address_is_a_one_line_error(monkeypatch: pytest.Monke
 def test_a_local_ray_that_cannot_start_is_a_one_line_error(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RAY_TMPDIR": str(blocker / "ray")}
+    env = {**_env(), "RAY_TMPDIR": str(blocker / "ray")}
     env.pop("RAY_ADDRESS", None)
     done = subprocess.run([sys.executable, "-m", "interpreter.cli", *ARGS, "-n", "3", "--backend", "ray"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300, env=env)
