@@ -15,11 +15,19 @@ from typing import Any
 from pygls.uris import from_fs_path
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _path_with(root: Path) -> str:
+    """PYTHONPATH with this tree first: the server runs in a game's folder, and must run this tree's code."""
+    return os.pathsep.join([str(root), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))])
+
+
 def uri(path: Path) -> str:
     """The file URI an editor sends for a path."""
     found = from_fs_path(str(path.resolve()))
     assert found is not None
-    return found
+    return str(found)
 
 
 def find(path: Path, text: str) -> tuple[int, int]:
@@ -36,7 +44,7 @@ class Client:
     def __init__(self, cwd: Path):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "interpreter.cli", "lsp"], cwd=cwd, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": _path_with(ROOT)})
         self.next_id = 0
         self.incoming: queue.Queue[dict[str, Any]] = queue.Queue()
         self.diagnostics: dict[str, list[dict[str, Any]]] = {}
@@ -68,9 +76,22 @@ class Client:
     def send(self, message: dict[str, Any]) -> None:
         """Write one JSON-RPC message to the server."""
         body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def send_raw(self, data: bytes) -> None:
+        """Write bytes to the server as they are (for malformed messages)."""
         assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.write(data)
         self.proc.stdin.flush()
+
+    def next_error(self, timeout: float = 30) -> dict[str, Any]:
+        """The next error answer the server sends that belongs to no request (its id is null)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.incoming.get(timeout=max(0.01, deadline - time.monotonic()))
+            if "error" in message and message.get("id") is None and "method" not in message:
+                error: dict[str, Any] = message["error"]
+                return error
 
     def notify(self, method: str, params: dict[str, Any]) -> None:
         """Send a notification (no answer expected)."""
@@ -87,6 +108,14 @@ class Client:
             if message.get("id") == wanted and "method" not in message:
                 assert "error" not in message, message["error"]
                 return message.get("result")
+
+    def answer(self, wanted: int, timeout: float = 60) -> dict[str, Any]:
+        """The whole answer to a request sent with `send` (an error answer too)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.incoming.get(timeout=max(0.01, deadline - time.monotonic()))
+            if message.get("id") == wanted and "method" not in message:
+                return message
 
     def open(self, path: Path, text: str | None = None) -> str:
         """Open a file in the editor (its text as on disk unless given)."""

@@ -7,7 +7,6 @@ batch: the slices already finished are kept and reported, the rest are dropped.
 
 from __future__ import annotations
 
-import logging
 import multiprocessing
 import os
 import signal
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, TypeVar
 
 from .batch import BatchSpec, play_slice
+from .ray_connect import ray_connect, ray_output_to_stderr
 from .tally import Tally
 
 Progress = Callable[[int, int], None]   # (games done, games in the batch)
@@ -129,23 +129,22 @@ def _pool_results(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], j
 
 def _ray_results(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], address: str | None
                  ) -> Iterator[tuple[int, Done]]:
-    """Tasks run as Ray tasks (a local Ray instance unless an address is given)."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("--backend ray needs Ray: pip install 'cityrules[ray]'") from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        ray.init(address=address, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
-    remote = ray.remote(work)
-    pending: list[Any] = [remote.remote(task) for task in tasks]
-    try:
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                yield ray.get(ref)
-    finally:
-        for ref in pending:
-            ray.cancel(ref, force=True)
-        if started_here:
-            ray.shutdown()
+    """Tasks run as Ray tasks (a local Ray instance unless an address is given).
+
+    What Ray prints itself (a dead worker, an autoscaler note) goes to stderr, never to stdout:
+    stdout may be the JSON a script reads.
+    """
+    with ray_output_to_stderr():
+        ray, started_here = ray_connect(address)
+        remote = ray.remote(work)
+        pending: list[Any] = [remote.remote(task) for task in tasks]
+        try:
+            while pending:
+                ready, pending = ray.wait(pending, num_returns=1)
+                for ref in ready:
+                    yield ray.get(ref)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            if started_here:
+                ray.shutdown()

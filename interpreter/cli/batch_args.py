@@ -54,7 +54,8 @@ def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> No
                    help="processes on this machine, or tasks on a Ray cluster: pip install 'cityrules[ray]' "
                         "(default: processes)")
     s.add_argument("--address", metavar="ADDR",
-                   help="the Ray cluster to join, e.g. auto or ray://host:10001 (default: start a local Ray instance)")
+                   help="the Ray cluster to join: HOST:PORT (its head's GCS port), ray://HOST:10001 or auto "
+                        "(default: start a local Ray instance)")
     s.add_argument("--no-progress", action="store_true",
                    help="no progress bar (default: a bar with the time left on stderr when it is a terminal)")
     s.add_argument("--option", action="append", metavar="PATTERN",

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ruledsl.check.provenance import describe, shown
-from ruledsl.diagnostics import DiagnosticBag, Span
+from ruledsl.diagnostics import Diagnostic, DiagnosticBag, Span
 from ruledsl.program import AbilityCode
 from ruledsl.types import NONE, Type, type_of_data, unify
 from ruledsl.world import DataSource, NameSet
@@ -17,6 +17,9 @@ from ruledsl.world import DataSource, NameSet
 from .files import read_game_file, real_folder
 from .schema_check import check_schema
 from .yamlsource import MAX_FILE_BYTES, PositionMap, load_yaml_bytes, load_yaml_text
+
+_YAML_KEPT = 24
+_YAML_READ: dict[tuple[str, str, bytes], tuple[Any, PositionMap, list[Diagnostic]]] = {}
 
 MAX_RULES_BYTES = 1024 * 1024
 
@@ -96,14 +99,24 @@ class LoaderBase:
         if raw is None:
             return None, None, shown
         self.sources[shown] = raw.decode("utf-8", errors="replace")[:MAX_RULES_BYTES]
-        data, positions, diags = load_yaml_bytes(raw, shown)
+        key = (shown, schema, raw)
+        known = _YAML_READ.pop(key, None)
+        if known is None:
+            data, positions, diags = load_yaml_bytes(raw, shown)
+            if data is not None and not any(d.severity == "error" for d in diags):
+                diags = diags + check_schema(data, positions, schema, shown)  # type: ignore[arg-type]
+            known = (data, positions, diags)
+        # The last few files read, for the next check of the same game (an editor checks at every
+        # keystroke; most files did not change). The loaders only read what a file holds.
+        _YAML_READ[key] = known
+        while len(_YAML_READ) > _YAML_KEPT:
+            del _YAML_READ[next(iter(_YAML_READ))]
+        data, positions, diags = known
         self.diags.extend(diags)
         if data is None and not diags:
             # An empty file (or only comments) holds none of the keys the schema requires.
             self.diags.error(Span(shown, 1, 1), "schema", f"'{name}' is empty",
                              "see docs/language.md, section 1, for what this file holds")
-        if data is not None and not any(d.severity == "error" for d in diags):
-            self.diags.extend(check_schema(data, positions, schema, shown))  # type: ignore[arg-type]
         return data, positions, shown
 
     def check_name(self, ns: NameSet, value: object, where: Span) -> None:

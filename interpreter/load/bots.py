@@ -60,13 +60,13 @@ class BotsMixin(LoaderBase):
         for name, _ in terms:
             where = pos.nearest(path) if isinstance(value, str) else (pos.key_span(path + (name,))
                                                                       or pos.nearest(path + (name,)))
-            found = program.formulas.get(name)
+            found = program.formula_types.get(name)   # types only: checking never generates code
             if found is None:
                 self.diags.error(where, "unknown-name", f"bots: '{name}' is not a formula",
-                                 did_you_mean(name, list(program.formulas)))
-            elif [t.kind for t in found[1]] != ["seat"] or found[2].kind not in ("int", "bool", "any"):
-                params = ", ".join(str(t) for t in found[1])
+                                 did_you_mean(name, list(program.formula_types)))
+            elif [t.kind for t in found[0]] != ["seat"] or found[1].kind not in ("int", "bool", "any"):
+                params = ", ".join(str(t) for t in found[0])
                 self.diags.error(where, "type", f"bots: '{name}' must be a formula of one seat giving a number, "
-                                 f"not of ({params}) giving {found[2]}",
+                                 f"not of ({params}) giving {found[1]}",
                                  f"like: formula {name}(s: seat) = s.money")
         return terms

@@ -164,3 +164,8 @@ def _text_start(lines: list[str], span: Span) -> tuple[int, int]:
     if here in ('"', "'"):
         return span.line, span.column + 1
     return span.line, span.column
+
+
+def code_start(lines: list[str], span: Span) -> tuple[int, int]:
+    """Where an item's ability code begins in its YAML file (1-based line and column), given the value's span."""
+    return _text_start(lines, span)

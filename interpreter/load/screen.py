@@ -116,13 +116,14 @@ class ScreenMixin(LoaderBase):
 
     def _formula(self, program: Program, name: str, path: tuple[Any, ...], pos: PositionMap, what: str,
                  fits: Any, shape: str, text: bool = True) -> bool:
-        found = program.formulas.get(name)
+        # The formulas' types, not their code: checking a game never generates its code.
+        found = program.formula_types.get(name)
         where = pos.nearest(path)
         if found is None:
             self.diags.error(where, "unknown-name", f"{what} '{name}' is not a formula",
-                             did_you_mean(name, list(program.formulas)))
+                             did_you_mean(name, list(program.formula_types)))
             return False
-        params, result = found[1], found[2]
+        params, result = found
         if not fits(params, result) or (text and not _is_text(result)):
             self.diags.error(where, "type", f"{what} '{name}' must be a formula {shape}")
             return False

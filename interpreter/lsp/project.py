@@ -22,7 +22,7 @@ from ..load.files import Unreadable, read_game_file
 from ..load.loader import check_game
 from ..load.yamlsource import MAX_FILE_BYTES, load_yaml_text
 from ..workbench.check import TESTS_FOLDER, check_scenario, scenario_files
-from ..workbench.scenario import parse
+from ..workbench.scenario import Scenario, parse
 from ..workbench.suite import display_path
 
 GAME_FILE = "game.yaml"
@@ -76,6 +76,7 @@ class GameProject:
         self.variants = variants
         self._game: _GameResult | None = None
         self._scenarios: dict[Path, tuple[object, list[Diagnostic], str]] = {}
+        self._parsed: dict[Path, tuple[str, list[Diagnostic], list[Diagnostic], list[Scenario]]] = {}
 
     def check(self, texts: Mapping[Path, str]) -> Report:
         """Every diagnostic of the folder, the open buffers' texts read in place of their files."""
@@ -112,6 +113,7 @@ class GameProject:
         for path in list(self._scenarios):
             if path not in paths:
                 del self._scenarios[path]
+                self._parsed.pop(path, None)
         return report
 
     def _check_game(self, texts: Mapping[Path, str]) -> _GameResult:
@@ -152,10 +154,19 @@ class GameProject:
     def _check_scenarios(self, path: Path, text: str, game: Game | None) -> tuple[list[Diagnostic], str]:
         """The problems of one scenario file's text: its shape, and its names when the game loads."""
         shown = display_path(path)
-        data, pos, diags = load_yaml_text(text, shown)
+        parsed = self._parsed.get(path)
+        if parsed is None or parsed[0] != text:
+            # Read again only when its text changed; its names are checked again whenever the game is.
+            data, pos, diags = load_yaml_text(text, shown)
+            if any(d.severity == "error" for d in diags):
+                parsed = (text, diags, [], [])
+            else:
+                scenarios, problems = parse(data, pos)
+                parsed = (text, diags, problems, scenarios)
+            self._parsed[path] = parsed
+        _, diags, problems, scenarios = parsed
         if any(d.severity == "error" for d in diags):
-            return diags, shown
-        scenarios, problems = parse(data, pos)
+            return list(diags), shown
         found = diags + problems
         if game is not None:
             for scenario in scenarios:

@@ -18,12 +18,16 @@ from pathlib import Path
 from typing import TypeVar
 
 from lsprotocol import types as T
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from ruledsl.diagnostics import Diagnostic, Span
 
+from .infer import receiver
 from .project import GameProject, Report, file_of, game_folder
+from .references import RENAMABLE, occurrences, outline, valid_name
+from .stdio import serve_forever
 from .symbols import Cursor, Symbol, Symbols, file_at, word_at
 
 SOURCE = "cityrules"
@@ -36,6 +40,10 @@ _KINDS = {
     "component kind": T.CompletionItemKind.Class, "local": T.CompletionItemKind.Variable,
     "parameter": T.CompletionItemKind.Variable, "keyword": T.CompletionItemKind.Keyword,
     "decision": T.CompletionItemKind.EnumMember,
+}
+_SYMBOL_KINDS = {
+    "phase": T.SymbolKind.Function, "formula": T.SymbolKind.Function, "table": T.SymbolKind.Constant,
+    "collection": T.SymbolKind.Array, "component kind": T.SymbolKind.Class, "decision": T.SymbolKind.EnumMember,
 }
 R = TypeVar("R")
 
@@ -162,6 +170,14 @@ class CityrulesServer(LanguageServer):
         cursor = word_at(doc.source, shown, server.line + 1, server.character + 1)
         return cached[1], cursor, shown, server.line + 1, report
 
+    def receiver_at(self, uri: str, cursor: Cursor) -> list[str] | None:
+        """The names written before the '.' in front of the word under the cursor (`s.hand` in `s.hand.x`)."""
+        if not cursor.after_dot:
+            return None
+        lines = self.workspace.get_text_document(uri).source.splitlines()
+        here = lines[cursor.span.line - 1] if cursor.span.line <= len(lines) else ""
+        return receiver(here[:cursor.span.column - 1])
+
     def file_named(self, uri: str, position: T.Position) -> T.Location | None:
         """The start of a game file whose name is written at a position (`board: board.yaml`)."""
         path = _path(uri)
@@ -176,6 +192,26 @@ class CityrulesServer(LanguageServer):
             return None
         found = from_fs_path(str(target))
         return T.Location(found, T.Range(T.Position(0, 0), T.Position(0, 0))) if found else None
+
+    def target(self, uri: str, position: T.Position) -> tuple[Symbols, Symbol, Report] | None:
+        """The definition a designer may rename or look for the uses of, at a place (None: no such name)."""
+        found = self.at(uri, position)
+        if found is None or found[1] is None:
+            return None
+        symbols, cursor, shown, line, report = found
+        assert cursor is not None
+        meant = symbols.lookup(cursor, shown, line, self.receiver_at(uri, cursor))
+        mine = [s for s in meant if s.kind in RENAMABLE and s.span is not None]
+        return (symbols, mine[0], report) if mine else None
+
+    def places(self, spans: list[Span], report: Report) -> dict[str, list[T.Range]]:
+        """Spans as LSP ranges, by file URI."""
+        found: dict[str, list[T.Range]] = {}
+        for span in spans:
+            uri = from_fs_path(str(file_of(span.file)))
+            if uri is not None:
+                found.setdefault(uri, []).append(self.to_range(span, report.sources))
+        return found
 
     def location(self, symbol: Symbol, report: Report) -> T.Location | None:
         """Where a symbol is defined, as an LSP location."""
@@ -197,6 +233,8 @@ def _guarded(handler: Callable[..., R]) -> Callable[..., R | None]:
     def run(*args: object) -> R | None:
         try:
             return handler(*args)
+        except JsonRpcException:
+            raise   # an answer meant for the editor (a name that cannot be used)
         except Exception:
             traceback.print_exc()   # to the editor's server log (stderr); stdout is the protocol
             return None
@@ -240,7 +278,8 @@ def build_server() -> CityrulesServer:
             return None
         symbols, cursor, shown, line, report = found
         assert cursor is not None
-        places = [ls.location(s, report) for s in symbols.lookup(cursor, shown, line)]
+        meant = symbols.lookup(cursor, shown, line, ls.receiver_at(params.text_document.uri, cursor))
+        places = [ls.location(s, report) for s in meant]
         return [p for p in places if p is not None] or None
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
@@ -251,7 +290,7 @@ def build_server() -> CityrulesServer:
             return None
         symbols, cursor, shown, line, report = found
         assert cursor is not None
-        meant = symbols.lookup(cursor, shown, line)
+        meant = symbols.lookup(cursor, shown, line, ls.receiver_at(params.text_document.uri, cursor))
         if not meant:
             return None
         text = "\n\n---\n\n".join(_hover_text(s) for s in meant)
@@ -274,7 +313,8 @@ def build_server() -> CityrulesServer:
         after_run = before.rstrip().endswith("run") and (before.rstrip()[:-3][-1:] in ("", " ", "\t"))
         seen: set[str] = set()
         items = []
-        for rank, s in enumerate(symbols.visible(shown, line, after_dot, after_run)):
+        owner = receiver(before) if after_dot else None
+        for rank, s in enumerate(symbols.visible(shown, line, after_dot, after_run, owner)):
             if s.name in seen:
                 continue
             seen.add(s.name)
@@ -284,9 +324,60 @@ def build_server() -> CityrulesServer:
                 sort_text=f"{rank:05d}"))
         return T.CompletionList(is_incomplete=False, items=items)
 
+    @server.feature(T.TEXT_DOCUMENT_REFERENCES)
+    @_guarded
+    def references(ls: CityrulesServer, params: T.ReferenceParams) -> list[T.Location] | None:
+        found = ls.target(params.text_document.uri, params.position)
+        if found is None:
+            return None
+        symbols, target, report = found
+        spans = occurrences(symbols, target)
+        if not params.context.include_declaration:
+            spans = spans[1:]
+        return [T.Location(uri, r) for uri, ranges in ls.places(spans, report).items() for r in ranges]
+
+    @server.feature(T.TEXT_DOCUMENT_PREPARE_RENAME)
+    @_guarded
+    def prepare_rename(ls: CityrulesServer, params: T.PrepareRenameParams) -> T.PrepareRenamePlaceholder | None:
+        found = ls.at(params.text_document.uri, params.position)
+        if found is None or found[1] is None or ls.target(params.text_document.uri, params.position) is None:
+            return None
+        cursor = found[1]
+        source = ls.workspace.get_text_document(params.text_document.uri).source
+        return T.PrepareRenamePlaceholder(ls.to_range(cursor.span, {found[2]: source}), cursor.word)
+
+    @server.feature(T.TEXT_DOCUMENT_RENAME)
+    @_guarded
+    def rename(ls: CityrulesServer, params: T.RenameParams) -> T.WorkspaceEdit | None:
+        problem = valid_name(params.new_name)
+        if problem is not None:
+            raise JsonRpcInvalidParams(problem)
+        found = ls.target(params.text_document.uri, params.position)
+        if found is None:
+            raise JsonRpcInvalidParams("no name of the game here that can be renamed")
+        symbols, target, report = found
+        edits = ls.places(occurrences(symbols, target), report)
+        return T.WorkspaceEdit(changes={uri: [T.TextEdit(r, params.new_name) for r in ranges]
+                                        for uri, ranges in edits.items()})
+
+    @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @_guarded
+    def document_symbol(ls: CityrulesServer, params: T.DocumentSymbolParams) -> list[T.DocumentSymbol] | None:
+        found = ls.at(params.text_document.uri, T.Position(0, 0))
+        if found is None:
+            return None
+        symbols, _, shown, _, report = found
+        items = []
+        for s in outline(symbols, shown):
+            assert s.span is not None
+            where = ls.to_range(s.span, report.sources)
+            items.append(T.DocumentSymbol(s.name, _SYMBOL_KINDS.get(s.kind, T.SymbolKind.Field), where, where,
+                                          detail=s.detail))
+        return items
+
     return server
 
 
 def serve() -> None:
-    """Run the server on standard input and output until the editor closes it."""
-    build_server().start_io()
+    """Run the server on standard input and output until the editor sends `exit` or closes it."""
+    serve_forever(build_server())

@@ -20,12 +20,18 @@ from ruledsl.gen.exprgen import BUILTINS, CONSTANTS, KEYWORDS
 from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_rules
 
+from ruledsl.syntax.parser import parse_block
+
 from ..core.game import Game
+from ..load.components import code_start
 from ..load.yamlsource import PositionMap, load_yaml_text
 from ..workbench.suite import display_path
+from .infer import Types, declared_type
 from .project import GAME_FILE
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A rules file that does not parse (a line being typed) still names its phases and formulas.
+_DEFINITION = re.compile(r"^(phase|formula)[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.MULTILINE)
 # Names reached after a '.': fields and attributes of seats, nodes and items.
 MEMBER_KINDS = ("seat field", "node field", "item field", "board attribute", "item attribute")
 # A plain name is looked up in this order (docs/language.md, "Names and what they mean").
@@ -42,6 +48,17 @@ class Symbol:
     span: Span | None
     detail: str
     doc: str = ""
+    owner: str = ""     # a field's or attribute's owner: seat, node, global or a component kind
+    type: str = ""      # its type as written in the rules ("" when unknown)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A piece of rules code: a phase or formula of a rules file, or an item's ability in its YAML file."""
+
+    node: A.Phase | A.Formula
+    where: str                      # "phase NAME", "formula NAME", "ability NAME of ITEM"
+    params: tuple[Symbol, ...]
 
 
 @dataclass(frozen=True)
@@ -68,6 +85,8 @@ def word_at(text: str, file: str, line: int, column: int) -> Cursor | None:
     return None
 
 
+_YAML_KEPT = 24
+_YAML_READ: dict[tuple[str, str], tuple[Any, PositionMap]] = {}
 _TOKEN = re.compile(r"[A-Za-z0-9_.-]+")   # one character class: linear on any line
 _FILE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*\.(?:rules|ya?ml)")
 
@@ -92,6 +111,10 @@ class Symbols:
         self.game = game
         self.by_name: dict[str, list[Symbol]] = {}
         self.trees: dict[str, A.RulesFile] = {}
+        self.units: dict[str, list[Unit]] = {}     # by file: rules files and component files with code
+        self.broken: dict[str, str] = {}           # rules files that do not parse, with their texts
+        self._patches: dict[tuple[str, int], list[Unit]] = {}
+        self.types = Types(game)
         for name, (arity_min, arity_max) in BUILTINS.items():
             count = str(arity_min) if arity_min == arity_max else f"{arity_min} or {arity_max}"
             self._add(Symbol(name, "builtin", None, f"built-in function {name} ({count} argument(s))",
@@ -108,15 +131,23 @@ class Symbols:
                 if tree is not None:
                     self.trees[shown] = tree
                     self._rules(tree)
+                else:
+                    self.broken[shown] = text
+                    self._unparsed(shown, text)
 
     # ------------------------------------------------------------ queries
-    def lookup(self, cursor: Cursor, file: str, line: int) -> list[Symbol]:
-        """What the word under the cursor means there: a local first, then the game's names in order."""
+    def lookup(self, cursor: Cursor, file: str, line: int, receiver: list[str] | None = None) -> list[Symbol]:
+        """What the word under the cursor means there: a local first, then the game's names in order.
+
+        After a '.', `receiver` names what stands before it (`s.hand` for `s.hand.size`): only the
+        members of its type are meant, when its type is known.
+        """
         if cursor.after_run:
             return [s for s in self.by_name.get(cursor.word, []) if s.kind == "phase"]
         found = self.by_name.get(cursor.word, [])
         if cursor.after_dot:
-            return [s for s in found if s.kind in MEMBER_KINDS]
+            owner = self.receiver_type(receiver, file, line) if receiver else ""
+            return [s for s in self.members(owner) if s.name == cursor.word]
         local = [s for s in self.locals(file, line) if s.name == cursor.word]
         if local:
             return local[-1:]
@@ -126,13 +157,33 @@ class Symbols:
                 return same
         return found
 
-    def visible(self, file: str, line: int, after_dot: bool, after_run: bool) -> list[Symbol]:
+    def receiver_type(self, names: list[str] | None, file: str, line: int) -> str:
+        """The type of a chain of names written before a '.' at a line ("" when unknown)."""
+        if not names:
+            return ""
+        env = {s.name: s.type for s in self.locals(file, line) if s.type}
+        return self.types.chain(names, env)
+
+    def members(self, owner: str) -> list[Symbol]:
+        """The fields and attributes of values of a type (of every type when it is unknown)."""
+        every = [s for group in self.by_name.values() for s in group if s.kind in MEMBER_KINDS]
+        owner = owner.strip().rstrip("?")
+        if not owner or not any(s.owner == owner for s in every):
+            return every
+        return [s for s in every if s.owner == owner]
+
+    def in_code(self, file: str, line: int) -> bool:
+        """True where rules code is written: a rules file, or an item's ability in a component file."""
+        return file.endswith(".rules") or self._unit(file, line) is not None
+
+    def visible(self, file: str, line: int, after_dot: bool, after_run: bool,
+                receiver: list[str] | None = None) -> list[Symbol]:
         """Every name that may be written at a place (for completion), locals first."""
         if after_run:
             return [s for group in self.by_name.values() for s in group if s.kind == "phase"]
         if after_dot:
-            return [s for group in self.by_name.values() for s in group if s.kind in MEMBER_KINDS]
-        if file not in self.trees:
+            return self.members(self.receiver_type(receiver, file, line))
+        if not self.in_code(file, line):
             # A YAML file (game, board, items, scenarios) names fields, decisions and phases alike.
             return [s for group in self.by_name.values() for s in group if s.kind not in ("builtin", "constant")]
         names = {s.name: s for s in self.locals(file, line)}
@@ -142,19 +193,36 @@ class Symbols:
         return list(names.values()) + plain + keywords
 
     def locals(self, file: str, line: int) -> list[Symbol]:
-        """The parameters and variables visible on a line of a rules file, outermost first."""
-        tree = self.trees.get(file)
-        if tree is None:
+        """The parameters and variables visible on a line of rules code, outermost first."""
+        unit = self._unit(file, line)
+        if unit is None:
             return []
-        units: list[A.Phase | A.Formula] = [*tree.phases, *tree.formulas]
-        for unit in units:
-            if unit.span.line <= line <= max(unit.span.end_line, unit.span.line):
-                where = f"{'phase' if isinstance(unit, A.Phase) else 'formula'} {unit.name}"
-                found = [Symbol(p.name, "parameter", p.span, f"{p.name}: {p.type_text}", f"a parameter of {where}")
-                         for p in unit.params]
-                found += list(_declared(unit.body, line, self._lines(file)))
-                return found
-        return []
+        found = list(unit.params)
+        env: dict[str, str] = {p.name: p.type for p in unit.params}
+        found += list(_declared(unit.node.body, line, self._lines(file), self.types, env))
+        return found
+
+    def _unit(self, file: str, line: int) -> Unit | None:
+        units = self.units.get(file)
+        if units is None and file in self.broken:
+            units = self._patched(file, line)
+        for unit in units or ():
+            if unit.node.span.line <= line <= max(unit.node.span.end_line, unit.node.span.line):
+                return unit
+        return None
+
+    def _patched(self, file: str, line: int) -> list[Unit]:
+        """The units of a rules file that does not parse, read with one line made `pass`: the line
+        being typed (`    let x = `) leaves the rest of the file, and the locals above it, readable."""
+        if (file, line) not in self._patches:
+            lines = self.broken[file].split("\n")
+            if 1 <= line <= len(lines):
+                here = lines[line - 1]
+                # `pass` where it stands: a block whose only line it is stays a block.
+                lines[line - 1] = here[:len(here) - len(here.lstrip())] + "pass" if here.strip() else ""
+            tree, _ = parse_rules("\n".join(lines), file)
+            self._patches[(file, line)] = _units(tree) if tree is not None else []
+        return self._patches[(file, line)]
 
     # ------------------------------------------------------------ building
     def _add(self, symbol: Symbol) -> None:
@@ -168,8 +236,16 @@ class Symbols:
         text = self.sources.get(shown)
         if text is None:
             return None
-        data, pos, _ = load_yaml_text(text, shown)
-        return (data, pos) if isinstance(data, dict) else None
+        key = (shown, text)
+        found = _YAML_READ.pop(key, None)
+        if found is None:
+            data, pos, _ = load_yaml_text(text, shown)
+            found = (data, pos)
+        # Kept for the next keystroke's symbols: most files did not change (read only, never changed).
+        _YAML_READ[key] = found
+        while len(_YAML_READ) > _YAML_KEPT:
+            del _YAML_READ[next(iter(_YAML_READ))]
+        return found if isinstance(found[0], dict) else None
 
     def _type(self, kind: str, name: str, written: Any) -> str:
         """A field's or table's type: the loaded game's, else as written."""
@@ -192,8 +268,10 @@ class Symbols:
                 visible = spec.get("visible", "all")
                 shown = f"{owner} field {name}: {spec.get('type', '?')}" + (
                     f" (visible: {visible})" if visible != "all" else "")
+                typed = (self.types.plain(str(name)) if owner == "global"
+                         else self.types.member(str(owner), str(name))) or str(spec.get("type", ""))
                 self._add(Symbol(str(name), kind, pos.key_span(("state", owner, name)), shown,
-                                 str(spec.get("description", ""))))
+                                 str(spec.get("description", "")), str(owner), typed))
         for name, value in (data.get("tables") or {}).items() if isinstance(data.get("tables"), dict) else ():
             self._add(Symbol(str(name), "table", pos.key_span(("tables", name)),
                              f"table {name}: {self._type('table', name, type(value).__name__)}",
@@ -207,12 +285,16 @@ class Symbols:
                 self._add(Symbol(spec["collection"], "collection", pos.key_span(("components", kind, "collection")),
                                  f"collection {spec['collection']}: list[{kind}], every {kind} in file order"))
             if isinstance(spec.get("file"), str):
-                self._attributes(spec["file"], "item attribute", "items", kind)
+                abilities = spec.get("abilities") if isinstance(spec.get("abilities"), dict) else {}
+                self._attributes(spec["file"], "item attribute", "items", kind, set(abilities or ()))
+                if abilities:
+                    self._abilities(spec["file"], str(kind), abilities)
         if isinstance(data.get("board"), str):
             self._attributes(data["board"], "board attribute", "nodes", "node")
 
-    def _attributes(self, file: str, kind: str, key: str, owner: str) -> None:
-        """The attributes written on a board's nodes or a component file's items, each at its first use."""
+    def _attributes(self, file: str, kind: str, key: str, owner: str, abilities: set[str] | None = None) -> None:
+        """The attributes written on a board's nodes or a component file's items, each at its first use
+        (an item's ability code is no attribute)."""
         found = self._yaml(file)
         if found is None or not isinstance(found[0].get(key), list):
             return
@@ -223,21 +305,63 @@ class Symbols:
         seen: set[str] = set()
         for i, item in enumerate(data[key]):
             for name in item if isinstance(item, dict) else ():
-                if name in seen or name == "copies":
+                if name in seen or name == "copies" or name in (abilities or ()):
                     continue
                 seen.add(name)
                 t = types.get(name)
                 self._add(Symbol(str(name), kind, pos.key_span((key, i, name)),
                                  f"{owner} attribute {name}" + (f": {t}" if t is not None else ""),
-                                 f"written in {file}"))
+                                 f"written in {file}", owner, str(t) if t is not None else ""))
+
+    def _abilities(self, file: str, kind: str, declared: dict[Any, Any]) -> None:
+        """Each item's ability code in a component file: a unit of code with `this` and the declared parameters."""
+        found = self._yaml(file)
+        if found is None or not isinstance(found[0].get("items"), list):
+            return
+        data, pos = found
+        lines = self._lines(pos.file)
+        for ability, text in declared.items():
+            params = [Symbol("this", "parameter", None, f"this: {kind}", f"the {kind} whose ability {ability} runs",
+                             type=kind)]
+            for part in str(text).split(","):
+                name, _, type_text = part.partition(":")
+                if name.strip().isidentifier() and type_text.strip():
+                    params.append(Symbol(name.strip(), "parameter", None, f"{name.strip()}: {type_text.strip()}",
+                                         f"a parameter of ability {ability}", type=type_text.strip()))
+            for i, item in enumerate(data["items"]):
+                code = item.get(ability) if isinstance(item, dict) else None
+                if not isinstance(code, str):
+                    continue
+                first_line, column = code_start(lines, pos.nearest(("items", i, ability)))
+                body, _ = parse_block(code, pos.file, first_line, column)
+                if body is not None:
+                    where = f"ability {ability} of {item.get('id', i)}"
+                    self.units.setdefault(pos.file, []).append(Unit(body, where, tuple(params)))
+                    self._decisions(body.body)
+
+    def _unparsed(self, shown: str, text: str) -> None:
+        """The phases and formulas of a rules file that does not parse, found by their first lines."""
+        for found in _DEFINITION.finditer(text):
+            line = text.count("\n", 0, found.start()) + 1
+            start = found.start(2) - found.start() + 1
+            self._add(Symbol(found.group(2), found.group(1), Span(shown, line, start, line, start + len(found.group(2)) - 1),
+                             f"{found.group(1)} {found.group(2)}"))
+
+    def _decisions(self, body: tuple[A.Stmt, ...]) -> None:
+        for statement in _walk(body):
+            if isinstance(statement, A.Choose):
+                self._add(Symbol(statement.var, "decision", statement.span,
+                                 f"decision {statement.var}" + (" (secret)" if statement.secret else ""),
+                                 "option ids of this choice start with " + f"'{statement.var}:'"))
 
     def _rules(self, tree: A.RulesFile) -> None:
-        formulas = self.game.program.formulas if self.game is not None else {}
+        # The formulas' types, never their code (asking for it would generate the whole program's).
+        formulas = self.game.program.formula_types if self.game is not None else {}
         for f in tree.formulas:
             sig = formulas.get(f.name)
             if sig is not None:
-                params = ", ".join(f"{p.name}: {t}" for p, t in zip(f.params, sig[1]))
-                detail = f"formula {f.name}({params}) -> {sig[2]}"
+                params = ", ".join(f"{p.name}: {t}" for p, t in zip(f.params, sig[0]))
+                detail = f"formula {f.name}({params}) -> {sig[1]}"
             else:
                 detail = f"formula {f.name}({_params(f.params)})"
             self._add(Symbol(f.name, "formula", f.name_span, detail,
@@ -245,11 +369,20 @@ class Symbols:
         for p in tree.phases:
             self._add(Symbol(p.name, "phase", p.name_span, f"phase {p.name}({_params(p.params)})" if p.params
                              else f"phase {p.name}", _comment_above(self.sources.get(p.span.file, ""), p.span)))
-        for statement in _walk(tuple(s for p in tree.phases for s in p.body)):
-            if isinstance(statement, A.Choose):
-                self._add(Symbol(statement.var, "decision", statement.span,
-                                 f"decision {statement.var}" + (" (secret)" if statement.secret else ""),
-                                 "option ids of this choice start with " + f"'{statement.var}:'"))
+        self._decisions(tuple(s for p in tree.phases for s in p.body))
+        self.units[tree.span.file] = _units(tree)
+
+
+def _units(tree: A.RulesFile) -> list[Unit]:
+    """The phases and formulas of a rules file as units of code, with their parameters."""
+    units: list[Unit] = []
+    code: list[A.Phase | A.Formula] = [*tree.phases, *tree.formulas]
+    for unit in code:
+        where = f"{'phase' if isinstance(unit, A.Phase) else 'formula'} {unit.name}"
+        own = tuple(Symbol(p.name, "parameter", p.span, f"{p.name}: {p.type_text}", f"a parameter of {where}",
+                           type=p.type_text) for p in unit.params)
+        units.append(Unit(unit, where, own))
+    return units
 
 
 def _params(params: tuple[A.Param, ...]) -> str:
@@ -285,8 +418,12 @@ def _name_span(span: Span, name: str, lines: list[str]) -> Span:
     return span
 
 
-def _declared(block: tuple[A.Stmt, ...], line: int, lines: list[str]) -> Iterator[Symbol]:
-    """Variables made before `line` by the statements of a block and of the inner blocks around it."""
+def _declared(block: tuple[A.Stmt, ...], line: int, lines: list[str], types: Types, env: dict[str, str]
+              ) -> Iterator[Symbol]:
+    """Variables made before `line` by the statements of a block and of the inner blocks around it.
+
+    `env` holds the types of the variables made so far, by name; each new one is added to it.
+    """
     for i, statement in enumerate(block):
         start = statement.span.line
         if start > line:
@@ -297,8 +434,11 @@ def _declared(block: tuple[A.Stmt, ...], line: int, lines: list[str]) -> Iterato
         # A loop's variable lives in its body; any other from the next line to the block's end.
         if declared is not None and (inside if isinstance(statement, A.For) else start < line):
             name, what = declared
-            yield Symbol(name, "local", _name_span(statement.span, name, lines), f"{name} ({what})",
-                         lines[start - 1].strip() if start <= len(lines) else "")
+            typed = declared_type(statement, types, env)
+            env[name] = typed
+            yield Symbol(name, "local", _name_span(statement.span, name, lines),
+                         f"{name} ({what}{': ' + typed if typed else ''})",
+                         lines[start - 1].strip() if start <= len(lines) else "", type=typed)
         if isinstance(statement, A.Choose) and statement.each_var and start == line:
             yield Symbol(statement.each_var, "local", _name_span(statement.span, statement.each_var, lines),
                          f"{statement.each_var} (each seat choosing)")
@@ -306,7 +446,7 @@ def _declared(block: tuple[A.Stmt, ...], line: int, lines: list[str]) -> Iterato
             inners = [b for b in A.child_blocks(statement) if b]
             for k, inner in enumerate(inners):
                 if inner[0].span.line <= line and (k + 1 == len(inners) or line < inners[k + 1][0].span.line):
-                    yield from _declared(inner, line, lines)
+                    yield from _declared(inner, line, lines, types, env)
 
 
 def _variable(statement: A.Stmt) -> tuple[str, str] | None:

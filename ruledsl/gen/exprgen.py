@@ -76,6 +76,9 @@ class Expressions(ExprCostMixin):
         self._in_arith = False      # generating an operand of + - * (see _checked_number)
         # Calls generated as built-ins, by node id (kept alive, so no id is reused): see bounds.py.
         self._builtin_calls: dict[int, A.Call] = {}
+        # The names each expression reads, by node id (the node kept alive): an inlined formula's
+        # body is generated at every call, and walking it again each time made checking quadratic.
+        self._names_read: dict[int, tuple[A.Expr, frozenset[str]]] = {}
         self._calls = Calls(self._is_builtin, lambda call: None if self._is_builtin(call) else inline_body(call.name),
                             lambda name: world.tables[name][1] if name in world.tables else UNKNOWN)
         # Work of each formula when it is known before it runs (None: it counts its own as it runs).
@@ -287,8 +290,11 @@ class Expressions(ExprCostMixin):
         """A read of a table of e's value for each board node, when e reads only fixed data and one
         node variable (folding.per_node): `buy_price[kind_of(shop)]` becomes one look-up. A none
         in the variable is left to e's own code, to fail as it would."""
-        names = {n.name for n in walk(e) if isinstance(n, A.Name)}
-        found = [v for v in (scope.lookup(n) for n in names) if v is not None]
+        known = self._names_read.get(id(e))
+        if known is None or known[0] is not e:
+            known = (e, frozenset(n.name for n in walk(e) if isinstance(n, A.Name)))
+            self._names_read[id(e)] = known
+        found = [v for v in (scope.lookup(n) for n in known[1]) if v is not None]
         if len(found) != 1 or found[0].type.kind != "node":
             return None
         var = found[0]

@@ -1,0 +1,124 @@
+"""A real local Ray cluster for a test: `ray start --head` in a temp dir of its own, on free ports,
+stopped by killing its own processes (never `ray stop`, which stops every Ray cluster of the machine)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RAY = Path(sys.executable).with_name("ray")
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _mentions(pid: int, text: str) -> bool:
+    try:
+        return text in Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return False
+
+
+def children(parent: int) -> list[int]:
+    """The processes whose parent is `parent` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == parent:
+                found.append(int(entry.name))
+    return found
+
+
+class Cluster:
+    """A Ray head node on this machine: its GCS address, its client (ray://) address, its processes."""
+
+    def __init__(self, temp_dir: Path):
+        # Ray's socket paths must stay short (107 bytes): a temp dir of its own under /tmp.
+        self.temp_dir = temp_dir
+        self.port = free_port()
+        self.client_port = free_port()
+        worker = free_port()
+        # Ray's client server (ray:// addresses) runs only where Ray's client (grpc) is installed.
+        self.serves_clients = importlib.util.find_spec("grpc") is not None
+        ports = {"--port": self.port, "--node-manager-port": free_port(), "--object-manager-port": free_port(),
+                 "--dashboard-agent-listen-port": free_port(), "--dashboard-agent-grpc-port": free_port(),
+                 "--metrics-export-port": free_port(), "--runtime-env-agent-port": free_port(),
+                 "--dashboard-port": free_port(), "--min-worker-port": worker, "--max-worker-port": worker + 40}
+        if self.serves_clients:
+            ports["--ray-client-server-port"] = self.client_port
+        args = [str(RAY), "start", "--head", "--num-cpus", "2", "--temp-dir", str(temp_dir), "--include-dashboard",
+                "false", "--disable-usage-stats", "--block", *[str(x) for kv in ports.items() for x in kv]]
+        # A ray:// client's own server process must start within this many seconds (Ray's default,
+        # 30, is too short on a busy 2-core machine).
+        env = {**os.environ, "RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "180"}
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                                     env=env)
+        deadline = time.monotonic() + 180
+        while not self._listening():
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                assert self.proc.stderr is not None
+                raise RuntimeError("the Ray head did not start: " + self.proc.stderr.read().decode()[-2000:])
+            time.sleep(0.5)
+
+    @property
+    def address(self) -> str:
+        """HOST:PORT of the cluster's GCS, as `ray start --head --port` prints it (on the loopback)."""
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def client_address(self) -> str:
+        """The ray:// address of the cluster's client server."""
+        return f"ray://127.0.0.1:{self.client_port}"
+
+    def _listening(self) -> bool:
+        for port in (self.port, self.client_port) if self.serves_clients else (self.port,):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    pass
+            except OSError:
+                return False
+        return True
+
+    def raylet(self) -> int | None:
+        """The process id of this cluster's raylet."""
+        for pid in self.pids():
+            if _mentions(pid, "raylet/raylet"):
+                return pid
+        return None
+
+    def pids(self) -> list[int]:
+        """Every process of this cluster: those that name its temp dir, and their children."""
+        own = {int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _mentions(int(p.name), str(self.temp_dir))}
+        own.add(self.proc.pid)
+        for pid in list(own):
+            own.update(children(pid))
+        return sorted(own)
+
+    def stop(self) -> None:
+        """Kill this cluster's processes (its own ids only), the `ray start` one last."""
+        for _ in range(3):
+            pids = [p for p in self.pids() if p != os.getpid()]
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            time.sleep(0.5)
+        self.proc.wait(timeout=30)
