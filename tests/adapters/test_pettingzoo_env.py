@@ -1,4 +1,4 @@
-"""The PettingZoo environment: PettingZoo's own API test on every game, observations from the seat's view only."""
+"""The PettingZoo environments: PettingZoo's own API tests on every game, observations from the seat's view only."""
 
 from __future__ import annotations
 
@@ -9,12 +9,42 @@ from pettingzoo.test import api_test
 from adapter_helpers import GAMES, SECRET_GAMES, hidden_twin, positions, secret_twins
 from interpreter.adapters.common import ActionSpaceTooSmall
 from interpreter.adapters.pettingzoo import env
+from interpreter.core.state import copy_state
 from interpreter.core.view import view
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoos_api_test_passes(game: str) -> None:
     api_test(env(game, seed=3), num_cycles=200)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoos_api_test_passes_with_dict_observations(game: str) -> None:
+    e = env(game, seed=3, observation="dict")
+    api_test(e, num_cycles=100)
+    obs, *_ = e.last()
+    assert set(obs) == {"observation", "action_mask"} and obs["observation"].dtype == np.float32
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observations_are_float_tensors_in_their_box(game: str) -> None:
+    e = env(game, seed=6)
+    space = e.observation_space(e.agent_selection)
+    assert space.shape == (e.encoder.size,) == (len(e.encoder.names),)
+    for _, agent in zip(range(40), e.agent_iter()):
+        obs, _, terminated, truncated, info = e.last()
+        assert obs.dtype == np.float32 and space.contains(obs)
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert np.array_equal(info["action_mask"], e.action_mask(agent))
+        e.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_the_bounds_do_not_depend_on_the_seed() -> None:
+    first, second = env("downtown", seed=1), env("downtown", seed=2)
+    assert (first.max_decisions, first.max_actions) == (second.max_decisions, second.max_actions)
+    assert first.encoder.size == second.encoder.size
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -28,8 +58,8 @@ def test_a_game_played_through_the_env_ends_with_the_winners_rewarded(game: str)
         if terminated or truncated:
             e.step(None)
             continue
-        assert obs["action_mask"].sum() == len(info["options"]) >= 1
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert info["action_mask"].sum() == len(info["options"]) >= 1
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
     winners = e.engine.result(e.state_).winners if e.state_["result"] else ()
     assert e.state_["result"] is not None, "the game should end within the surveyed length"
     assert total == {a: (1.0 if s in winners else 0.0) for s, a in enumerate(e.possible_agents)}
@@ -41,9 +71,9 @@ def test_the_same_seed_and_actions_give_the_same_observations() -> None:
         e = env("downtown", seed=11)
         seen = []
         for _, agent in zip(range(60), e.agent_iter()):
-            obs, *_ = e.last()
-            seen.append(obs["observation"].copy())
-            e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+            obs, *_, info = e.last()
+            seen.append(obs.copy())
+            e.step(int(np.flatnonzero(info["action_mask"])[-1]))
         runs.append(seen)
     assert all(np.array_equal(a, b) for a, b in zip(*runs))
 
@@ -59,12 +89,12 @@ def test_an_observation_never_holds_what_the_seat_may_not_see(game: str) -> None
             assert changed and twin != state
             agent = e.possible_agents[seat]
             e.state_ = state
-            real = e.observe(agent)
+            real = e.observe(agent), e.action_mask(agent)
             e.state_ = twin
-            other = e.observe(agent)
+            other = e.observe(agent), e.action_mask(agent)
             assert view(engine, twin, seat) == view(engine, state, seat)
-            assert np.array_equal(real["observation"], other["observation"])
-            assert np.array_equal(real["action_mask"], other["action_mask"])
+            assert np.array_equal(real[0], other[0])
+            assert np.array_equal(real[1], other[1])
             checked += 1
     assert checked >= 10
 
@@ -82,8 +112,7 @@ def test_an_observation_never_holds_another_seats_secret_answer(game: str) -> No
         given = []
         for now in (state, twin):
             e.state_ = now
-            obs = e.observe(agent)
-            given.append((obs["observation"].tolist(), obs["action_mask"].tolist(), e.view(agent)))
+            given.append((e.observe(agent).tolist(), e.action_mask(agent).tolist(), e.view(agent)))
         assert given[0] == given[1]
 
 
@@ -91,9 +120,11 @@ def test_what_a_seat_may_see_does_change_its_observation() -> None:
     # The leak test's control: a visible change shows, so equal observations above mean something.
     e = env("downtown", seed=1)
     agent = e.agent_selection
-    before = e.observe(agent)["observation"].copy()
-    e.state_["seat"]["money"][1] += 5
-    assert not np.array_equal(before, e.observe(agent)["observation"])
+    before = e.observe(agent)
+    changed = copy_state(e.state_)
+    changed["seat"]["money"][1] += 5
+    e.state_ = changed
+    assert not np.array_equal(before, e.observe(agent))
 
 
 def test_secret_simultaneous_answers_are_asked_one_seat_after_another_unseen() -> None:
@@ -116,7 +147,7 @@ def test_secret_simultaneous_answers_are_asked_one_seat_after_another_unseen() -
         e.step(action)
         assert e.agent_selection == second
         assert e.view(second)["pending"]["answered"] == [int(first.split("_")[1])]
-        seen.append(e.observe(second)["observation"])
+        seen.append(e.observe(second))
     assert np.array_equal(*seen)
 
 
@@ -124,5 +155,5 @@ def test_a_decision_larger_than_the_action_space_says_what_to_pass() -> None:
     e = env("downtown", seed=1, max_actions=2)
     with pytest.raises(ActionSpaceTooSmall, match="max_actions="):
         for _ in range(200):
-            obs, *_ = e.last()
+            e.last()
             e.step(0)
