@@ -247,6 +247,12 @@ class TensorEncoder:
         return _option_number
 
     # ------------------------------------------------------------ encoding
+    def blank(self, seat: int, chance_steps: int) -> np.ndarray:
+        """The tensor before the game's setup is dealt (OpenSpiel's chance nodes of the setup)."""
+        out = np.zeros(self.size, np.float32)
+        out[0], out[5], out[6 + 2 * self.players] = self.players, chance_steps, 1.0
+        return out
+
     def encode(self, shown: Shown, seat: int, decisions: int, over: bool, pending: dict[str, Any] | None,
                options: Sequence[Any] | None, chance_steps: int = 0) -> np.ndarray:
         """The tensor of what `seat` sees: its visible fields (`view.visible_fields` of the seat), the public

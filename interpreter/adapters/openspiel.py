@@ -8,7 +8,10 @@
   replays the run from the last decision with the outcomes chosen so far, through the engine's
   chance hook (`Engine.chance`); the hook stops the run at the first outcome not chosen yet.
 - Information state strings are built from the seat's view only (`interpreter.core.view.view`),
-  with the seat's own past answers; observation strings from the view alone. `resample_from_infostate`
+  with the seat's own past answers; observation strings from the view alone. Observation tensors are
+  the seat's view as `encoding.TensorEncoder` lays it out (from `view.visible_fields` of the seat);
+  information state tensors add a count of the seat's own answers per choice and its last answer.
+  `resample_from_infostate`
   (used by OpenSpiel's IS-MCTS bot) draws a full state from the seat's information set with
   `interpreter.agents.determinize`, so the bot never reads the real state's hidden parts.
 - Returns: 1 to each winner, 0 to the others. A game still running after the surveyed bound on its
@@ -24,16 +27,21 @@ import random
 from pathlib import Path
 from typing import Any, Callable
 
-import numpy as np
-import pyspiel
+from ._extra import require
 
-from ..agents.determinize import InfoSet, sampler
-from ..core.engine import Engine
-from ..core.game import Game
-from ..core.state import copy_state
-from ..core.view import view as seat_view
-from ..load.games import game_ref
-from .common import check_players, engine_of, survey, too_many, win_returns
+require("pyspiel")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+
+from ..agents.determinize import InfoSet, sampler  # noqa: E402
+from ..core.engine import Engine  # noqa: E402
+from ..core.game import Game  # noqa: E402
+from ..core.state import copy_state  # noqa: E402
+from ..core.view import view as seat_view, visible_fields  # noqa: E402
+from ..load.games import game_ref  # noqa: E402
+from .common import check_players, engine_of, survey, too_many, win_returns  # noqa: E402
+from .encoding import TensorEncoder  # noqa: E402
 
 _REGISTERED: dict[str, type["CityrulesGame"]] = {}
 # Per registered game: the bots' information sets (their walk over the fields prepared once).
@@ -213,6 +221,23 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
             shown["chance_steps"] = len(self.p.forced)
         return shown
 
+    def tensor_of(self, player: int, encoder: TensorEncoder) -> np.ndarray:
+        """The seat's view as a tensor (during a run: of where the run started, and how far chance has gone)."""
+        state = self.seen()
+        steps = len(self.p.forced) if self.p.outcomes or state is None else 0
+        if state is None:
+            return encoder.blank(player, steps)
+        pending = options = None
+        p = state["pending"]
+        if p is not None and state["result"] is None and not self.p.outcomes:
+            pending = {"waiting_for": self.engine.open_seats(state), "spec": p["spec"],
+                       "answered": [s for s, d in zip(p["seats"], p["done"]) if d]}
+            for i, s in enumerate(p["seats"]):
+                if s == player and not p["done"][i]:
+                    options = p["options"][i]
+        return encoder.encode(visible_fields(self.engine, state, player), player, state["decisions"],
+                              state["result"] is not None, pending, options, steps)
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "CityrulesState":
         """A state `player_id` cannot tell from this one: its information set's hidden parts redrawn."""
         if self.p.now is None or self.p.outcomes:
@@ -255,15 +280,33 @@ def _answer_again(sample: dict[str, Any], real: dict[str, Any], seed: int) -> No
 
 
 class _Observer:
-    """Information state and observation strings of a seat, from its view (no tensors)."""
+    """Information states (with perfect recall: the seat's own answers too) or observations of a seat,
+    as strings and as tensors, from its view only."""
 
-    def __init__(self, perfect_recall: bool):
+    def __init__(self, game: "CityrulesGame", perfect_recall: bool):
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
+        self.encoder = game.encoder
+        self.choices = game.choices
+        size = self.encoder.size
+        extra = 2 * len(self.choices) + 1 if perfect_recall else 0
+        self.tensor = np.zeros(size + extra, np.float32)
+        self.dict: dict[str, np.ndarray] = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["own_answers"] = self.tensor[size:]
 
     def set_from(self, state: CityrulesState, player: int) -> None:
-        """No tensor to fill."""
+        """Fill the tensor with what `player` sees of the state (and, with perfect recall, its answers)."""
+        self.tensor[:self.encoder.size] = state.tensor_of(player, self.encoder)
+        if self.perfect_recall:
+            own = self.dict["own_answers"]
+            own[:] = 0.0
+            answers = state.p.own[player]
+            k = len(self.choices)
+            for answer in answers:
+                own[self.choices[answer.partition(":")[0]]] += 1.0
+            if answers:   # the last answer: its choice (one-hot) and how many answers came before it
+                own[k + self.choices[answers[-1].partition(":")[0]]] = 1.0
+            own[2 * k] = len(answers)
 
     def string_from(self, state: CityrulesState, player: int) -> str:
         """The seat's view as canonical JSON; with perfect recall, followed by its own answers."""
@@ -279,15 +322,17 @@ class CityrulesGame(pyspiel.Game):  # type: ignore[misc]
     engine: Engine
     players: int
     cap: int
+    encoder: TensorEncoder
+    choices: dict[str, int]      # each choice's variable name: its slot among the own-answer counts
 
     def new_initial_state(self) -> CityrulesState:
         """The start of a game: chance nodes first when the setup shuffles or rolls."""
         return CityrulesState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
-        """Information states (perfect recall) or observations, as strings."""
+        """Information states (perfect recall) or observations, as strings and tensors."""
         perfect = iig_obs_type is None or bool(iig_obs_type.perfect_recall)
-        return _Observer(perfect)
+        return _Observer(self, perfect)
 
 
 def short_name(engine: Engine, players: int) -> str:
@@ -300,11 +345,11 @@ def short_name(engine: Engine, players: int) -> str:
 
 
 def load(game: str | Path | Game | Engine, players: int | None = None, max_actions: int | None = None,
-         max_decisions: int | None = None, variant: str | None = None, seed: int = 0) -> CityrulesGame:
+         max_decisions: int | None = None, variant: str | None = None) -> CityrulesGame:
     """The game as an OpenSpiel game, registered with pyspiel (loading it again gives a new instance).
 
     `max_actions` (option indexes) and `max_decisions` (answers after which a game is cut short)
-    default to a seeded survey's figures (see `common.survey`); given, they are part of the
+    default to the figures of a survey with a fixed seed (see `common.survey`); given, they are part of the
     registered name (`..._d40`), so that each setting is a game of its own.
     """
     engine = engine_of(game, variant)
@@ -312,7 +357,7 @@ def load(game: str | Path | Game | Engine, players: int | None = None, max_actio
     name = short_name(engine, players) + "".join(
         f"_{key}{value}" for key, value in (("a", max_actions), ("d", max_decisions)) if value is not None)
     if name not in _REGISTERED:
-        found = survey(engine, players, seed)
+        found = survey(engine, players)
         actions = max_actions if max_actions is not None else found.options
         cap = max_decisions if max_decisions is not None else found.decisions
         g = engine.game
@@ -324,8 +369,8 @@ def load(game: str | Path | Game | Engine, players: int | None = None, max_actio
             utility=pyspiel.GameType.Utility.GENERAL_SUM,
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
             max_num_players=players, min_num_players=players,
-            provides_information_state_string=True, provides_information_state_tensor=False,
-            provides_observation_string=True, provides_observation_tensor=False)
+            provides_information_state_string=True, provides_information_state_tensor=True,
+            provides_observation_string=True, provides_observation_tensor=True)
         info = pyspiel.GameInfo(
             num_distinct_actions=actions, max_chance_outcomes=found.chance_outcomes, num_players=players,
             min_utility=0.0, max_utility=1.0, utility_sum=None,
@@ -334,8 +379,12 @@ def load(game: str | Path | Game | Engine, players: int | None = None, max_actio
         def __init__(self: CityrulesGame, params: Any = None) -> None:
             CityrulesGame.__init__(self, game_type, info, params or {})  # type: ignore[call-arg]
 
+        own = Engine(engine.game)
+        names = list(dict.fromkeys(spec.var for spec in own.program.chooses))
         made = type(f"CityrulesGame_{name}", (CityrulesGame,), {
-            "__init__": __init__, "engine": Engine(engine.game), "players": players, "cap": cap})
+            "__init__": __init__, "engine": own, "players": players, "cap": cap,
+            "encoder": TensorEncoder(own, players, actions, found.texts),
+            "choices": {var: k for k, var in enumerate(names)}})
         pyspiel.register_game(game_type, made)
         _REGISTERED[name] = made
     loaded: CityrulesGame = pyspiel.load_game(name)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
 from adapter_helpers import GAMES, SECRET_GAMES, hidden_twin, positions, secret_twins
 from interpreter.adapters.common import ActionSpaceTooSmall
-from interpreter.adapters.pettingzoo import env
+from interpreter.adapters.pettingzoo import CityrulesParallelEnv, env, parallel_env
 from interpreter.core.state import copy_state
 from interpreter.core.view import view
 
@@ -157,3 +157,78 @@ def test_a_decision_larger_than_the_action_space_says_what_to_pass() -> None:
         for _ in range(200):
             e.last()
             e.step(0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoos_parallel_api_test_passes(game: str) -> None:
+    parallel_api_test(parallel_env(game, seed=3, observation="dict"), num_cycles=300)
+
+
+def _to_vote(e: CityrulesParallelEnv) -> None:
+    """Step with each asked seat's first option until a choice asks several seats at once."""
+    while len(e.asked()) < 2:
+        e.step({a: 0 for a in e.asked()})
+
+
+def test_a_simultaneous_choice_is_answered_by_every_asked_seat_in_one_step() -> None:
+    e = parallel_env("downtown", seed=4)
+    observations, infos = e.reset()
+    _to_vote(e)
+    asked = e.asked()
+    assert e.table.engine.program.chooses[e.table.state["pending"]["spec"]].secret
+    masks = {a: e.table.mask(int(a[5:])) for a in e.possible_agents}
+    assert all(masks[a].sum() >= 1 for a in asked) and all(masks[a].sum() == 0 for a in masks if a not in asked)
+    decisions = e.table.state["decisions"]
+    e.step({a: 0 for a in e.possible_agents})        # the seats not asked are ignored
+    assert e.table.state["decisions"] == decisions + len(asked)
+    assert not set(asked) & set(e.asked())
+
+
+def test_a_parallel_step_missing_an_asked_seat_says_so_and_changes_nothing() -> None:
+    e = parallel_env("downtown", seed=4)
+    e.reset()
+    _to_vote(e)
+    asked = e.asked()
+    before = copy_state(e.table.state)
+    with pytest.raises(ValueError, match=f"{asked[-1]} must act"):
+        e.step({a: 0 for a in asked[:-1]})
+    with pytest.raises(ValueError, match="not legal"):
+        e.step({a: 999 for a in asked})
+    assert e.table.state == before
+
+
+def test_a_game_played_through_the_parallel_env_ends_with_the_winners_rewarded() -> None:
+    e = parallel_env("downtown", seed=8)
+    observations, infos = e.reset()
+    rng = np.random.default_rng(8)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    while e.agents:
+        actions = {a: int(rng.choice(np.flatnonzero(infos[a]["action_mask"]))) for a in e.asked()}
+        observations, rewards, terminations, truncations, infos = e.step(actions)
+        for a, r in rewards.items():
+            total[a] += r
+    state = e.table.state
+    assert state["result"] is not None
+    assert total == {a: (1.0 if s in state["result"]["winners"] else 0.0) for s, a in enumerate(e.possible_agents)}
+
+
+@pytest.mark.parametrize("game", SECRET_GAMES)
+def test_a_parallel_observation_never_holds_what_the_seat_may_not_see(game: str) -> None:
+    # Twins that differ only in what a seat may not see (hidden fields, other seats' secret answers):
+    # the seat's observation and infos from the parallel env's step are the same.
+    e = parallel_env(game, seed=2)
+    e.reset()
+    engine = e.table.engine
+    twins = [(state, seat, hidden_twin(engine, state, seat, seed=seat)[0])
+             for state in positions(engine, e.players, seed=2, every=9) for seat in range(e.players)]
+    twins += secret_twins(engine, e.players, seed=1, limit=150)
+    assert len(twins) >= 10
+    for state, seat, twin in twins:
+        agent = e.possible_agents[seat]
+        given = []
+        for now in (state, twin):
+            e.table.state = now
+            e.table.moves += 1
+            given.append((e._observations()[agent].tolist(), e._infos()[agent]["action_mask"].tolist(),
+                          e._infos()[agent]["options"]))
+        assert given[0] == given[1]
