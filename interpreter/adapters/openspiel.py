@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -86,25 +87,82 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-class _Position:
-    """Everything a state holds, cheap to clone: engine states are never changed once made, so shared."""
+class _Tripwire:
+    """An engine chance hook for a move expected to draw no chance: the first draw stops the run."""
 
-    def __init__(self, name: str, engine: Engine, players: int, cap: int):
+    def roll(self, faces: list[Any], k: int) -> int:
+        raise _NeedChance(len(faces))
+
+    def shuffled(self, state: dict[str, Any], items: list[Any]) -> None:
+        if len(items) > 1:
+            raise _NeedChance(len(items))
+
+
+_TRIPWIRE = _Tripwire()
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+class _Position:
+    """Everything a state holds.
+
+    A move is applied to `now` in place (a copy of the state per decision would cost as much as the
+    decision): `now` belongs to this position alone, and a clone copies it. A move whose run draws
+    chance cannot pause in place, so the position also keeps how to rebuild `now`: an `anchor` state
+    that is never changed (None: a new game) and the moves applied since, each with the chance
+    outcomes its run drew. Such a move rebuilds the state before it and replays the run from there
+    with the outcomes chosen so far (`base`, `move`, `forced`), stopping at the first one not chosen.
+    """
+
+    def __init__(self, name: str, engine: Engine, players: int, cap: int, actions: int, choices: dict[str, int]):
         self.name = name                               # the registered game's short name
         self.engine = engine
         self.players = players
         self.cap = cap
+        self.actions = actions                         # the size of the action space
+        self.choices = choices                         # each choice's variable name: its index
         self.base: dict[str, Any] | None = None       # the state the run in progress started from
         self.move: tuple[int, int] | None = None       # (seat, option index) that started it; None: setup
         self.forced: list[int] = []                    # chance outcomes chosen for it so far
         self.outcomes = 0                              # outcomes of the chance node now (0: not chance)
-        self.now: dict[str, Any] | None = None         # the state at a decision or the end
+        self._now: dict[str, Any] | None = None        # the state at a decision or the end (this position's own)
+        self._player: int | None = None                # current_player(), kept until the position changes
+        self.anchor: dict[str, Any] | None = None     # never changed; None: a new game
+        self.since: list[tuple[tuple[int, int] | None, list[int]]] = []   # (move, its outcomes) after the anchor
         self.own: list[list[str]] = [[] for _ in range(players)]   # each seat's answers, as option ids
+        self.tally: list[list[int]] = [[0] * len(choices) for _ in range(players)]   # answers per choice, per seat
+        self.last: list[int] = [-1] * players         # the choice each seat answered last
+
+    @property
+    def now(self) -> dict[str, Any] | None:
+        """The state at a decision or the end (None during a run waiting for chance)."""
+        return self._now
+
+    @now.setter
+    def now(self, state: dict[str, Any] | None) -> None:
+        self._now, self._player = state, None
+
+    def player(self) -> int:
+        """The seat to answer, CHANCE during a run, TERMINAL at the end."""
+        if self._player is None:
+            now = self._now
+            if self.outcomes:
+                self._player = int(pyspiel.PlayerId.CHANCE)
+            elif now is not None and (now["result"] is not None or now["decisions"] >= self.cap):
+                self._player = int(pyspiel.PlayerId.TERMINAL)
+            else:
+                assert now is not None
+                self._player = self.engine.first_open_seat(now)
+        return self._player
 
     def __deepcopy__(self, memo: dict[int, Any]) -> "_Position":
         other = copy.copy(self)
         other.forced = list(self.forced)
         other.own = [list(o) for o in self.own]
+        other.tally = [list(t) for t in self.tally]
+        other.last = list(self.last)
+        other.since = list(self.since)
+        if self._now is not None:
+            other._now = copy_state(self._now)
         return other
 
     def __getstate__(self) -> dict[str, Any]:
@@ -114,6 +172,45 @@ class _Position:
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
         self.engine = _REGISTERED[data["name"]].engine
+
+    def start(self) -> None:
+        """Deal a new game: its setup's chance outcomes, if it draws any, are chance nodes."""
+        self.anchor, self.since, self.base, self.move, self.forced = None, [], None, None, []
+        self.replay()
+
+    def play(self, seat: int, k: int) -> None:
+        """Apply a seat's option index: in place, unless the run draws chance."""
+        assert self.now is not None
+        engine = self.engine
+        engine.chance = _TRIPWIRE
+        self._player = None
+        try:
+            engine.apply_index(self.now, seat, k)
+        except _NeedChance:
+            self.base = self.anchor = self.rebuilt()   # `now` was left half-way through the run
+            self.since, self.move, self.forced = [], (seat, k), []
+            self.replay()
+            return
+        finally:
+            engine.chance = None
+        self.since.append(((seat, k), []))
+
+    def rebuilt(self) -> dict[str, Any]:
+        """The state at the last decision, rebuilt from the anchor and the moves since."""
+        engine = self.engine
+        state = None if self.anchor is None else copy_state(self.anchor)
+        try:
+            for move, forced in self.since:
+                engine.chance = _Replay(forced) if forced else _TRIPWIRE
+                if move is None:
+                    state = engine.new_game(self.players, 0)
+                else:
+                    assert state is not None
+                    engine.apply_index(state, *move)
+        finally:
+            engine.chance = None
+        assert state is not None
+        return state
 
     def replay(self) -> None:
         """Run from the last decision with the chosen outcomes; stop at a new chance node or a decision."""
@@ -132,19 +229,21 @@ class _Position:
         finally:
             engine.chance = None
         self.outcomes, self.now = 0, state
+        self.since.append((self.move, list(self.forced)))
 
 
 class CityrulesState(pyspiel.State):  # type: ignore[misc]
     """A position: the engine's state at the last decision, or a run waiting for chance outcomes.
 
     OpenSpiel clones states with copy.deepcopy; all the data is in one `_Position`, whose copy
-    shares the engine and the (never changed) engine states.
+    shares the engine and the never changed states (anchor, base) and copies the current one.
     """
 
     def __init__(self, game: "CityrulesGame"):
         super().__init__(game)
-        self.p = _Position(game.get_type().short_name, game.engine, game.players, game.cap)
-        self.p.replay()
+        self.p = _Position(game.get_type().short_name, game.engine, game.players, game.cap,
+                           game.num_distinct_actions(), game.choices)
+        self.p.start()
 
     @property
     def engine(self) -> Engine:
@@ -152,23 +251,17 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         return self.p.engine
 
     def _ended(self) -> bool:
-        now = self.p.now
-        return now is not None and (now["result"] is not None or now["decisions"] >= self.p.cap)
+        return self.p.player() == _TERMINAL
 
     def current_player(self) -> int:
         """The seat to answer, CHANCE during a run, TERMINAL at the end."""
-        if self.p.outcomes:
-            return int(pyspiel.PlayerId.CHANCE)
-        if self._ended():
-            return int(pyspiel.PlayerId.TERMINAL)
-        assert self.p.now is not None
-        return self.engine.first_open_seat(self.p.now)
+        return self.p.player()
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.p.now is not None
         count = self.engine.option_count(self.p.now, player)
-        if count > self.get_game().num_distinct_actions():
-            raise too_many(count, self.get_game().num_distinct_actions())
+        if count > self.p.actions:
+            raise too_many(count, self.p.actions)
         return list(range(count))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -180,11 +273,15 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
             self.p.forced.append(int(action))
             self.p.replay()
             return
-        assert self.p.now is not None
-        seat = self.engine.first_open_seat(self.p.now)
-        self.p.own[seat].append(self.engine.option_id(self.p.now, seat, int(action)))
-        self.p.base, self.p.move, self.p.forced = self.p.now, (seat, int(action)), []
-        self.p.replay()
+        p = self.p
+        assert p.now is not None
+        seat = self.engine.first_open_seat(p.now)
+        option = self.engine.option_id(p.now, seat, int(action))
+        p.own[seat].append(option)
+        choice = p.choices[option.partition(":")[0]]
+        p.tally[seat][choice] += 1
+        p.last[seat] = choice
+        p.play(seat, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -238,6 +335,26 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         return encoder.encode(visible_fields(self.engine, state, player), player, state["decisions"],
                               state["result"] is not None, pending, options, steps)
 
+    # pyspiel's own tensor methods ask the game for the tensor's size, which for a Python game deals a
+    # new initial state (the setup's chance nodes replayed) at every call: these answer from Python.
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The seat's observation tensor (the player to act when not given)."""
+        return self._tensor(False, player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The seat's information state tensor (the player to act when not given)."""
+        return self._tensor(True, player)
+
+    def _tensor(self, perfect_recall: bool, player: int | None) -> list[float]:
+        game: CityrulesGame = self.get_game()
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < game.players:
+            raise ValueError(f"player {seat} is not a seat of this game (0 to {game.players - 1})")
+        observer = game.observers[perfect_recall]
+        observer.set_from(self, seat)
+        values: list[float] = observer.tensor.tolist()
+        return values
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "CityrulesState":
         """A state `player_id` cannot tell from this one: its information set's hidden parts redrawn."""
         if self.p.now is None or self.p.outcomes:
@@ -250,7 +367,10 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         _answer_again(sample, self.p.now, seed)
         other: CityrulesState = self.clone()
         other.p.now, other.p.base, other.p.move, other.p.forced = sample, None, None, []
+        other.p.anchor, other.p.since = copy_state(sample), []
         other.p.own = [list(o) if s == player_id else [] for s, o in enumerate(self.p.own)]
+        other.p.tally = [list(t) if s == player_id else [0] * len(t) for s, t in enumerate(self.p.tally)]
+        other.p.last = [c if s == player_id else -1 for s, c in enumerate(self.p.last)]
         return other
 
     def __str__(self) -> str:
@@ -299,14 +419,12 @@ class _Observer:
         self.tensor[:self.encoder.size] = state.tensor_of(player, self.encoder)
         if self.perfect_recall:
             own = self.dict["own_answers"]
-            own[:] = 0.0
-            answers = state.p.own[player]
             k = len(self.choices)
-            for answer in answers:
-                own[self.choices[answer.partition(":")[0]]] += 1.0
-            if answers:   # the last answer: its choice (one-hot) and how many answers came before it
-                own[k + self.choices[answers[-1].partition(":")[0]]] = 1.0
-            own[2 * k] = len(answers)
+            own[:] = 0.0
+            own[:k] = state.p.tally[player]
+            if state.p.last[player] >= 0:   # the last answer's choice, one-hot
+                own[k + state.p.last[player]] = 1.0
+            own[2 * k] = len(state.p.own[player])
 
     def string_from(self, state: CityrulesState, player: int) -> str:
         """The seat's view as canonical JSON; with perfect recall, followed by its own answers."""
@@ -328,6 +446,27 @@ class CityrulesGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> CityrulesState:
         """The start of a game: chance nodes first when the setup shuffles or rolls."""
         return CityrulesState(self)
+
+    @functools.cached_property
+    def observers(self) -> dict[bool, _Observer]:
+        """The observers of observation (False) and information state (True) tensors."""
+        return {False: _Observer(self, False), True: _Observer(self, True)}
+
+    def observation_tensor_shape(self) -> list[int]:
+        """[size of an observation tensor]."""
+        return [self.encoder.size]
+
+    def observation_tensor_size(self) -> int:
+        """The number of floats in an observation tensor."""
+        return int(self.encoder.size)
+
+    def information_state_tensor_shape(self) -> list[int]:
+        """[size of an information state tensor]."""
+        return [self.information_state_tensor_size()]
+
+    def information_state_tensor_size(self) -> int:
+        """The number of floats in an information state tensor: the observation's, then the own answers'."""
+        return int(self.encoder.size + 2 * len(self.choices) + 1)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         """Information states (perfect recall) or observations, as strings and tensors."""
