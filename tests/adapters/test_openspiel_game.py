@@ -221,3 +221,31 @@ def test_openspiels_rl_environment_trains_a_q_learner_on_downtown() -> None:
     assert sum(wins) >= 2          # each game has a winner, rewarded 1
     assert all(len(agent._q_values) > 10 for agent in agents)   # values learnt for the states each met
     assert any(agent.loss not in (None, 0.0) for agent in agents)
+
+
+@pytest.mark.parametrize("game", ["city", "downtown"])
+def test_moves_applied_in_place_leave_clones_alone_and_replay_the_same(game: str) -> None:
+    # Moves change the position's own state in place; City rolls dice mid-game, so its runs with
+    # chance rebuild the state before the move from the moves since the last chance.
+    loaded = load(game)
+    rng = np.random.default_rng(7)
+    state = loaded.new_initial_state()
+
+    def random_moves(s: pyspiel.State, count: int) -> None:
+        for _ in range(count):
+            if s.is_terminal():
+                return
+            actions = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+            s.apply_action(int(rng.choice(actions)))
+
+    random_moves(state, 150)
+    before = [state.information_state_string(p) for p in range(loaded.num_players())], str(state)
+    clone = state.clone()
+    random_moves(clone, 60)
+    assert ([state.information_state_string(p) for p in range(loaded.num_players())], str(state)) == before
+    again = loaded.new_initial_state()
+    for action in clone.history():
+        again.apply_action(action)
+    assert again.p.now == clone.p.now and again.current_player() == clone.current_player()
+    assert [again.information_state_tensor(p) for p in range(loaded.num_players())] == \
+           [clone.information_state_tensor(p) for p in range(loaded.num_players())]
