@@ -2,8 +2,9 @@
 
 - engine: the engine answering each decision with a seeded random option index (`apply_index`);
 - PettingZoo: the AEC loop of the README (`last()` builds the acting seat's Box observation, a random
-  legal action from `info["action_mask"]`, `step`), and the parallel API (every asked seat at once,
-  each seat's observation every step);
+  legal action from `info["action_mask"]`, `step`); the same loop with `last(observe=False)`, which
+  builds no observation (what the adapter costs besides the tensor); and the parallel API (every
+  asked seat at once, each seat's observation every step);
 - OpenSpiel: `legal_actions`/`apply_action` through pyspiel, chance nodes included; and OpenSpiel's
   RL environment, which builds every seat's information state tensor at every step.
 Decisions per CPU second, the median of interleaved rounds, and each interface's share of the
@@ -37,14 +38,14 @@ def engine_games(eng: Engine, seats: int, seeds: range) -> int:
     return decisions
 
 
-def aec_games(aec: Any, seeds: range) -> int:
-    """Random games through the PettingZoo AEC API; the number of decisions."""
+def aec_games(aec: Any, seeds: range, observe: bool = True) -> int:
+    """Random games through the PettingZoo AEC API (with or without observations); the number of decisions."""
     decisions = 0
     for seed in seeds:
         pick = random.Random(seed)
         aec.reset(seed=seed)
         for _ in aec.agent_iter():
-            _, _, terminated, truncated, info = aec.last()
+            _, _, terminated, truncated, info = aec.last(observe)
             if terminated or truncated:
                 aec.step(None)
                 continue
@@ -131,6 +132,7 @@ def main() -> None:
         contenders = {
             "engine": counted("engine", lambda: engine_games(eng, seats, seeds)),
             "PettingZoo AEC": counted("PettingZoo AEC", lambda: aec_games(aec, seeds)),
+            "AEC, last(observe=False)": counted("AEC, last(observe=False)", lambda: aec_games(aec, seeds, False)),
             "PettingZoo parallel": counted("PettingZoo parallel", lambda: parallel_games(par, seeds)),
             "OpenSpiel": counted("OpenSpiel", lambda: openspiel_games(spiel, seeds)),
             "OpenSpiel rl_environment": counted("OpenSpiel rl_environment", lambda: rl_environment_games(spiel, seeds)),

@@ -231,3 +231,8 @@ def test_a_parallel_observation_never_holds_what_the_seat_may_not_see(game: str)
             given.append((e._observations()[agent].tolist(), e._infos()[agent]["action_mask"].tolist(),
                           e._infos()[agent]["options"]))
         assert given[0] == given[1]
+
+
+def test_an_unknown_observation_kind_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="observation='tensor': expected one of box, dict"):
+        env("downtown", observation="tensor")
