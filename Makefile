@@ -51,6 +51,7 @@ MATCH_GAMES ?= 100
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_games.py
+	$(BIN)/python benchmarks/bench_adapters.py
 	$(BIN)/python benchmarks/bench_lsp.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_memory.py

@@ -8,7 +8,10 @@ different decisions, as in OpenSpiel's own games, and a mask says which indexes 
 No rule file says how many options a decision may offer (they are computed while playing), so
 the fixed size of the action space is found by a seeded survey: random games are played at the
 requested number of seats and the largest option count seen, with a margin, is the size. The
-same survey bounds the number of chance outcomes and the length of a game. A decision that offers
+same survey bounds the number of chance outcomes and the length of a game, and gathers the texts
+that text-valued fields and options take (the tensors' vocabularies). The survey's seed is fixed:
+the same game at the same number of seats gets the same bounds whatever seed it is played from.
+A decision that offers
 more options than the space holds raises ActionSpaceTooSmall, which says what to pass instead;
 `max_actions=` sets the size by hand.
 """
@@ -23,6 +26,7 @@ from typing import Any
 from ..core.engine import Engine
 from ..core.game import Game
 from ..load.loader import load_game
+from .encoding import text_paths, texts_in
 
 SURVEY_GAMES = 8
 MARGIN = 2            # the survey's largest figures are doubled: a game not surveyed may go further
@@ -75,11 +79,15 @@ class Survey:
     chance_outcomes: int  # faces of a roll, or elements of a shuffled list
     decisions: int        # answers in one game
     chance_steps: int     # chance outcomes drawn in one game (a shuffle of n elements draws n - 1)
+    texts: dict[str, tuple[str, ...]]   # per text-valued field or choice (see encoding.text_paths): values seen
 
 
 def survey(engine: Engine, players: int, seed: int = 0, games: int = SURVEY_GAMES) -> Survey:
-    """Play seeded random games and return the largest option count, chance sizes and lengths, doubled."""
+    """Play seeded random games and return the largest option count, chance sizes and lengths, doubled,
+    and the texts seen in text-valued fields and options."""
     recorder = _Recorder()
+    paths = text_paths(engine)
+    seen: dict[str, set[str]] = {key: set() for key in paths}
     probe = Engine(engine.game)
     probe.chance = recorder
     options = decisions = steps = 0
@@ -91,11 +99,34 @@ def survey(engine: Engine, players: int, seed: int = 0, games: int = SURVEY_GAME
             seat = probe.first_open_seat(state)
             count = probe.option_count(state, seat)
             options = max(options, count)
+            if paths:
+                _gather_texts(state, seen)
             probe.apply_index(state, seat, pick.randrange(count))
         decisions = max(decisions, state["decisions"])
         steps = max(steps, recorder.count)
     return Survey(max(2, options * MARGIN), max(2, recorder.largest * MARGIN), max(1, decisions * MARGIN),
-                  steps * MARGIN)
+                  steps * MARGIN, {key: tuple(sorted(found)) for key, found in seen.items()})
+
+
+def _gather_texts(state: dict[str, Any], seen: dict[str, set[str]]) -> None:
+    """Add the texts of the state's text-valued fields and of the open choice's options to `seen`."""
+    for key, found in seen.items():
+        where, _, name = key.partition(".")
+        if where == "global":
+            texts_in(state["global"][name], found)
+        elif where == "seat":
+            texts_in(state["seat"][name], found)
+        elif where == "node":
+            texts_in(state["node"][name], found)
+        elif where == "item":
+            kind, _, field = name.partition(".")
+            texts_in(state["components"][kind][field], found)
+        elif state["pending"] is not None and state["pending"]["spec"] == int(name):
+            texts_in(state["pending"]["options"], found)
+
+
+# The survey's seed: fixed, so that a game's bounds do not depend on the seed it is played from.
+SURVEY_SEED = 0
 
 
 def too_many(count: int, size: int) -> ActionSpaceTooSmall:

@@ -1,29 +1,39 @@
-"""One seat's view as a fixed-length vector of whole numbers, laid out from the game's declared field types.
+"""One seat's view as a fixed-length tensor of floats, laid out from the game's declared field types.
 
-Only the view is read (`interpreter.core.view.view`): a field the seat may not see is HIDDEN there
-(or only the shape of its lists, when its size is public), and its slots say so. The layout:
+Only what the seat sees is read: the fields come from `interpreter.core.view.visible_fields` of
+the observing seat, where a field it may not see is HIDDEN (or only the shape of its lists, when
+its size is public), and the options are the seat's own. The layout (`TensorEncoder.names` says
+which slot is which):
 
-- a header: the observing seat, the number of seats, answers given so far, whether the game is
-  over, whether this seat is asked now, and its number of options;
+- a header: the number of seats, answers given so far, whether the game is over, whether this
+  seat is asked now and its number of options, chance steps drawn in a run (OpenSpiel), which
+  seats the open decision still waits for and which have answered (the observing seat first),
+  and, to a seat that is asked, which decision it is (one-hot over the rules' `choose` statements;
+  a seat not asked is not told, as its view does not say);
 - every global field; every seat field once per seat, the observing seat first and the others in
   turn order after it (so a policy reads "me, the next seat, ..." whatever its seat); every node
   field once per node; every item field once per item of its kind;
-- the ids of this seat's options, hashed, one slot per action (0 where there is none).
+- one slot per action: the value of the option that index stands for (0 where there is none).
 
-A field takes slots by its type: a number, a yes/no, a text (hashed), a seat, node or item (its
-index + 1, 0 for none) take one (a number that may be none takes two: present, value). A list of
-seats, nodes, items or yes/no values takes its length, its number of elements at any depth, and
-one count per possible element (the list's order is not kept); any other list its length and a
-hash of its contents. A map takes one part per key of the field's initial value, and its length.
-A field that may be hidden starts with a slot that is 1 when it is. Texts and anything else
-without a fixed layout are hashed (CRC-32): equal values give equal numbers.
+A field takes slots by its type:
+
+- a number: its value (a number that may be none: present, value); a yes/no: 0 or 1;
+- a seat, node, item or text: one-hot, slot 0 for none; seats counted from the observing seat;
+  texts over the values seen in the survey's games (`common.survey`), with a last slot for any other;
+- a list of those: its length, its number of elements at any depth, and one count per possible
+  element (order is not kept); a list of numbers: its length and its sum;
+- a map with keys known from the field's initial value: one part per key; any other map its length;
+- a field that may be hidden starts with a slot that is 1 when it is hidden, followed (for a list
+  whose size is public) by its length and number of elements.
+
+Building a tensor costs little: each part keeps the last value it encoded per seat, and only a
+part whose value changed is encoded again.
 """
 
 from __future__ import annotations
 
-import json
-import zlib
-from collections.abc import Callable
+import marshal
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,20 +41,13 @@ import numpy as np
 from ruledsl.types import Type
 
 from ..core.engine import Engine
-from ..core.view import HIDDEN
+from ..core.view import HIDDEN, Shown
 
-LOW, HIGH = -(2 ** 31), 2 ** 31 - 1
-Writer = Callable[[Any, list[int]], None]
-
-
-def stable_hash(value: Any) -> int:
-    """A non-negative 31-bit number for any JSON value, the same on every run and machine."""
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, ensure_ascii=False)
-    return zlib.crc32(text.encode("utf-8", "surrogatepass")) & 0x7FFFFFFF
-
-
-def _clip(n: int) -> int:
-    return max(LOW, min(HIGH, n))
+# Writes a value into its (zeroed) slots; `me` is the observing seat (seat values are counted from it).
+Writer = Callable[[Any, np.ndarray, int], None]
+Reader = Callable[[Shown, int], Any]
+_UNSET = object()
+_SCALARS = (int, bool, str, float, type(None))
 
 
 def _is_hidden(value: Any) -> bool:
@@ -53,125 +56,19 @@ def _is_hidden(value: Any) -> bool:
     return bool(value == HIDDEN)
 
 
-class ViewEncoder:
-    """Turns the views of one game at one number of seats into vectors of `size` numbers."""
-
-    def __init__(self, engine: Engine, players: int, max_actions: int):
-        game = engine.game
-        world = game.world
-        self.players = players
-        self.max_actions = max_actions
-        self.domains = {"seat": players, "node": len(world.node_ids), "bool": 2,
-                        **{kind: len(c.ids) for kind, c in world.components.items()}}
-        self.parts: list[tuple[Reader, Writer, int]] = []
-        for f in game.global_fields:
-            self._part(_reader("global", f.name), world.global_fields[f.name].type, f.initial, f.visible != "all")
-        for f in game.seat_fields:
-            for offset in range(players):
-                self._part(_seat_reader(f.name, offset, players), world.seat_fields[f.name].type, f.initial,
-                           f.visible != "all")
-        for f in game.node_fields:
-            for i in range(len(world.node_ids)):
-                self._part(_reader("node", f.name, i), world.node_fields[f.name].type, f.initial, f.visible != "all")
-        for kind, fields in game.component_fields.items():
-            for f in fields:
-                for i in range(len(world.components[kind].ids)):
-                    self._part(_reader("components", kind, f.name, i), world.components[kind].fields[f.name].type,
-                               f.initial, f.visible != "all")
-        self.size = 6 + sum(width for _, _, width in self.parts) + max_actions
-
-    # ------------------------------------------------------------ layout
-    def _part(self, read: Reader, t: Type, initial: Any, may_hide: bool) -> None:
-        width, write = self._writer(t, initial)
-        if may_hide:
-            write, width = _hideable(write, width), width + 1
-        self.parts.append((read, write, width))
-
-    def _writer(self, t: Type, initial: Any) -> tuple[int, Writer]:
-        kind = t.kind
-        if kind == "list":
-            domain = _finite(t.args[0], self.domains)
-            if domain is not None:
-                size = self.domains[domain]
-                return 2 + size, lambda v, out, size=size: _counts(v, size, out)
-            return 2, lambda v, out: out.extend([len(v), stable_hash(v)] if isinstance(v, list) else [0, 0])
-        if kind == "map" and isinstance(initial, dict) and initial:
-            keys = sorted(initial, key=str)
-            inner = [self._writer(t.args[1], initial[k]) for k in keys]
-
-            def write_map(v: Any, out: list[int]) -> None:
-                v = v if isinstance(v, dict) else {}
-                out.append(len(v))
-                for key, (_, w) in zip(keys, inner):
-                    w(v.get(key), out)
-            return 1 + sum(width for width, _ in inner), write_map
-        if kind == "int":
-            if t.nullable:
-                return 2, lambda v, out: out.extend([0, 0] if v is None else [1, _clip(int(v))])
-            return 1, lambda v, out: out.append(_clip(int(v)) if isinstance(v, (int, bool)) else 0)
-        if kind == "bool":
-            return 1, lambda v, out: out.append(0 if v is None else 2 if v else 1)
-        if kind in self.domains:
-            return 1, lambda v, out: out.append(v + 1 if isinstance(v, int) and not isinstance(v, bool) else 0)
-        return 1, lambda v, out: out.append(0 if v is None else stable_hash(v))
-
-    # ------------------------------------------------------------ encoding
-    def encode(self, view: dict[str, Any], option_ids: list[str]) -> np.ndarray:
-        """The vector of a view (of seat view["seat"]) and the ids of that seat's options now."""
-        seat = view["seat"]
-        out: list[int] = [seat, self.players, _clip(view["decisions"]), int(view["result"] is not None),
-                          int(bool(option_ids)), len(option_ids)]
-        for read, write, _ in self.parts:
-            write(read(view, seat), out)
-        out.extend(stable_hash(i) for i in option_ids[:self.max_actions])
-        out.extend([0] * (self.size - len(out)))
-        return np.asarray(out, dtype=np.int64)
-
-
-Reader = Callable[[dict[str, Any], int], Any]
-
-
-def _reader(*path: Any) -> Reader:
-    """Reads view[path...]; a node or item column hidden whole stands for each of its entries."""
-
-    def read(view: dict[str, Any], seat: int) -> Any:
-        value: Any = view
-        for key in path:
-            if not isinstance(value, (dict, list)):
-                return value
-            value = value[key]
+def _copy(value: Any) -> Any:
+    """A copy deep enough that later changes to the state's lists and maps do not reach it."""
+    if type(value) in _SCALARS:
         return value
-
-    return read
-
-
-def _seat_reader(name: str, offset: int, players: int) -> Reader:
-    """Reads a seat field of the seat `offset` places after the observing one."""
-    return lambda view, seat: view["seats"][name][(seat + offset) % players]
-
-
-def _hideable(inner: Writer, width: int) -> Writer:
-    """A writer with a leading slot that says whether the value is hidden from the seat."""
-
-    def write(value: Any, out: list[int]) -> None:
-        if not _is_hidden(value):
-            out.append(0)
-            inner(value, out)
-            return
-        out.append(1)
-        # A hidden list whose size is public still shows its length and its number of elements.
-        shown = value if isinstance(value, list) else []
-        head = [len(shown), _leaves(shown)][:width]
-        out.extend(head + [0] * (width - len(head)))
-
-    return write
-
-
-def _finite(t: Type, domains: dict[str, int]) -> str | None:
-    """The finite set a list's elements come from (seats, nodes, items, yes/no), looking into nested lists."""
-    while t.kind == "list":
-        t = t.args[0]
-    return t.kind if t.kind in domains else None
+    try:   # plain data (the usual case): copied at once
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:
+        pass
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
 
 
 def _leaves(value: Any) -> int:
@@ -180,11 +77,310 @@ def _leaves(value: Any) -> int:
     return 1
 
 
-def _counts(value: Any, size: int, out: list[int]) -> None:
-    counts = [0] * size
+def text_paths(engine: Engine) -> dict[str, Type]:
+    """The fields (by survey key) whose values hold texts, with their types: their vocabularies are surveyed."""
+    game = engine.game
+    world = game.world
+    found: dict[str, Type] = {}
+    for f in game.global_fields:
+        found[f"global.{f.name}"] = world.global_fields[f.name].type
+    for f in game.seat_fields:
+        found[f"seat.{f.name}"] = world.seat_fields[f.name].type
+    for f in game.node_fields:
+        found[f"node.{f.name}"] = world.node_fields[f.name].type
+    for kind, fields in game.component_fields.items():
+        for f in fields:
+            found[f"item.{kind}.{f.name}"] = world.components[kind].fields[f.name].type
+    for i, spec in enumerate(engine.program.chooses):
+        found[f"choose.{i}"] = spec.elem
+    return {key: t for key, t in found.items() if _has_text(t)}
+
+
+def _has_text(t: Type) -> bool:
+    if t.kind == "str":
+        return True
+    if t.kind == "map":
+        return _has_text(t.args[1])
+    return t.kind == "list" and _has_text(t.args[0])
+
+
+def texts_in(value: Any, found: set[str]) -> None:
+    """Add every text a value holds (as a map's value or a list's element, at any depth) to `found`."""
+    if isinstance(value, str):
+        if value != HIDDEN:
+            found.add(value)
+    elif isinstance(value, list):
+        for v in value:
+            texts_in(v, found)
+    elif isinstance(value, dict):
+        for v in value.values():
+            texts_in(v, found)
+
+
+class TensorEncoder:
+    """Turns what one seat sees of a game at a fixed number of seats into float32 tensors of `size`."""
+
+    def __init__(self, engine: Engine, players: int, max_actions: int, texts: dict[str, tuple[str, ...]]):
+        game = engine.game
+        world = game.world
+        self.engine = engine
+        self.players = players
+        self.max_actions = max_actions
+        self.texts = texts
+        self.specs = len(engine.program.chooses)
+        self.domains = {"seat": players, "node": len(world.node_ids), "bool": 2,
+                        **{kind: len(c.ids) for kind, c in world.components.items()}}
+        self.names: list[str] = ["seats", "decisions", "over", "asked", "options", "chance_steps"]
+        self.names += [f"waiting:{k}" for k in range(players)] + [f"answered:{k}" for k in range(players)]
+        self.names += ["decision:not_asked"] + [f"decision:{s.var}" for s in engine.program.chooses]
+        self.header = len(self.names)
+        # reader, writer, start, width, and for a node or item column the width of one entry (0 for a field)
+        self.parts: list[tuple[Reader, Writer, int, int, int]] = []
+        for f in game.global_fields:
+            self._part(f"global.{f.name}", _reader(1, f.name), world.global_fields[f.name].type, f.initial,
+                       f.visible != "all")
+        for f in game.seat_fields:
+            self._column(f"seat.{f.name}", _seat_reader(f.name), world.seat_fields[f.name].type, f.initial,
+                         f.visible != "all", [f"seat.{f.name}[+{offset}]" for offset in range(players)])
+        for f in game.node_fields:
+            self._column(f"node.{f.name}", _reader(2, f.name), world.node_fields[f.name].type, f.initial,
+                         f.visible != "all", [f"node.{f.name}[{n}]" for n in world.node_ids])
+        for kind, fields in game.component_fields.items():
+            for f in fields:
+                self._column(f"item.{kind}.{f.name}", _item_reader(kind, f.name), world.components[kind].fields[f.name].type,
+                             f.initial, f.visible != "all", [f"item.{kind}.{f.name}[{i}]" for i in world.components[kind].ids])
+        self.option_start = len(self.names)
+        self.names += [f"option:{k}" for k in range(max_actions)]
+        self.size = len(self.names)
+        self.option_writers = [self._option_writer(i, spec.elem) for i, spec in enumerate(engine.program.chooses)]
+        # Per seat: the last value each part encoded, and the tensor they gave.
+        self._last: dict[int, tuple[list[Any], np.ndarray]] = {}
+
+    # ------------------------------------------------------------ layout
+    def _part(self, key: str, read: Reader, t: Type, initial: Any, may_hide: bool, label: str | None = None) -> None:
+        width, write = self._writer(key, t, initial)
+        if may_hide:
+            write, width = _hideable(write), width + 3
+        start = len(self.names)
+        label = label or key
+        self.names += [label] if width == 1 else [f"{label}#{k}" for k in range(width)]
+        self.parts.append((read, write, start, width, 0))
+
+    def _column(self, key: str, read: Reader, t: Type, initial: Any, may_hide: bool, labels: list[str]) -> None:
+        """A node or item field: one part per entry, encoded together (a column hidden whole hides each entry)."""
+        width, write = self._writer(key, t, initial)
+        if may_hide:
+            write, width = _hideable(write), width + 3
+        start = len(self.names)
+        for label in labels:
+            self.names += [label] if width == 1 else [f"{label}#{k}" for k in range(width)]
+        self.parts.append((read, write, start, width * len(labels), width))
+
+    def _domain(self, key: str, t: Type) -> tuple[int, Callable[[Any, int], int]] | None:
+        """The number of one-hot slots for a scalar type (slot 0: none) and the slot of a value; None for numbers."""
+        kind = t.kind
+        if kind == "seat":
+            n = self.players
+            return n + 1, lambda v, me: (v - me) % n + 1 if type(v) is int else 0
+        if kind == "bool":
+            return 3, lambda v, me: 0 if v is None else 2 if v else 1
+        if kind in self.domains:
+            size = self.domains[kind]
+            return size + 1, lambda v, me: v + 1 if type(v) is int and 0 <= v < size else 0
+        if kind == "str":
+            vocab = {text: k + 1 for k, text in enumerate(self.texts.get(key, ()))}
+            other = len(vocab) + 1
+            return other + 1, lambda v, me: 0 if v is None else vocab.get(v, other)
+        return None
+
+    def _writer(self, key: str, t: Type, initial: Any) -> tuple[int, Writer]:
+        kind = t.kind
+        if kind == "list":
+            leaf = t.args[0]
+            while leaf.kind == "list":
+                leaf = leaf.args[0]
+            domain = self._domain(key, leaf)
+            if domain is not None:
+                size, slot = domain
+                return 2 + size, lambda v, out, me: _counts(v, slot, out, me)
+            return 2, _numbers
+        if kind == "map":
+            if isinstance(initial, dict) and initial:
+                keys = sorted(initial, key=str)
+                inner = [self._writer(key, t.args[1], initial[k]) for k in keys]
+                starts = np.cumsum([1] + [w for w, _ in inner]).tolist()
+
+                def write_map(v: Any, out: np.ndarray, me: int) -> None:
+                    if not isinstance(v, dict):
+                        return
+                    out[0] = len(v)
+                    for k, (w, inner_write), at in zip(keys, inner, starts):
+                        if k in v:
+                            inner_write(v[k], out[at:at + w], me)
+                return starts[-1], write_map
+            return 1, lambda v, out, me: out.__setitem__(0, len(v) if isinstance(v, dict) else 0)
+        if kind == "int":
+            if t.nullable:
+                return 2, _nullable_number
+            return 1, _number
+        if kind == "bool":
+            return 1, lambda v, out, me: out.__setitem__(0, 1.0 if v is True else 0.0)
+        domain = self._domain(key, t)
+        if domain is not None:
+            size, slot = domain
+            return size, lambda v, out, me: out.__setitem__(slot(v, me), 1.0)
+        return 1, lambda v, out, me: out.__setitem__(0, 0.0 if v is None else 1.0)
+
+    def _option_writer(self, spec: int, t: Type) -> Callable[[Any, int], float]:
+        """An option's value as one number: a seat, node or item its index + 1 (seats from the observer),
+        a text its place in the surveyed vocabulary + 1, a number itself, a yes/no 1 or 2, a list its length."""
+        kind = t.kind
+        if kind == "seat":
+            n = self.players
+            return lambda v, me: float((v - me) % n + 1) if type(v) is int else 0.0
+        if kind in self.domains and kind != "bool":
+            return lambda v, me: float(v + 1) if type(v) is int else 0.0
+        if kind == "str":
+            vocab = {text: k + 1 for k, text in enumerate(self.texts.get(f"choose.{spec}", ()))}
+            other = float(len(vocab) + 1)
+            return lambda v, me: float(vocab.get(v, other)) if isinstance(v, str) else 0.0
+        return _option_number
+
+    # ------------------------------------------------------------ encoding
+    def blank(self, seat: int, chance_steps: int) -> np.ndarray:
+        """The tensor before the game's setup is dealt (OpenSpiel's chance nodes of the setup)."""
+        out = np.zeros(self.size, np.float32)
+        out[0], out[5], out[6 + 2 * self.players] = self.players, chance_steps, 1.0
+        return out
+
+    def encode(self, shown: Shown, seat: int, decisions: int, over: bool, pending: dict[str, Any] | None,
+               options: Sequence[Any] | None, chance_steps: int = 0) -> np.ndarray:
+        """The tensor of what `seat` sees: its visible fields (`view.visible_fields` of the seat), the public
+        facts of the open decision (`pending`: who is waited for, who has answered; and its spec, read
+        only when the seat is asked) and the values of the seat's own options (None when it is not asked).
+        A new array each call."""
+        last = self._last.get(seat)
+        if last is None:
+            last = ([_UNSET] * len(self.parts), np.zeros(self.size, np.float32))
+            self._last[seat] = last
+        seen, out = last
+        n = self.players
+        head = [0.0] * self.header
+        head[0], head[1], head[2], head[5] = n, decisions, float(over), chance_steps
+        if pending is not None:
+            for s in pending["waiting_for"]:
+                head[6 + (s - seat) % n] = 1.0
+            for s in pending["answered"]:
+                head[6 + n + (s - seat) % n] = 1.0
+        if pending is not None and options:
+            head[3], head[4] = 1.0, len(options)
+            head[6 + 2 * n + 1 + pending["spec"]] = 1.0
+        else:
+            head[6 + 2 * n] = 1.0
+        out[:self.header] = head
+        for i, (read, write, start, width, entry) in enumerate(self.parts):
+            value = read(shown, seat)
+            before = seen[i]
+            if value == before and type(value) is type(before):
+                continue
+            if entry:
+                seen[i] = _write_column(value, before, write, out, start, width, entry, seat)
+            else:
+                segment = out[start:start + width]
+                segment[:] = 0.0
+                write(value, segment, seat)
+                seen[i] = _copy(value)
+        at = self.option_start
+        out[at:] = 0.0
+        if options:
+            code = self.option_writers[pending["spec"]] if pending is not None else _option_number
+            codes = [code(value, seat) for value in options[:self.max_actions]]
+            out[at:at + len(codes)] = codes
+        return out.copy()
+
+
+def _reader(at: int, name: str) -> Reader:
+    return lambda shown, seat: shown[at][name]
+
+
+def _seat_reader(name: str) -> Reader:
+    """Reads a seat field of every seat, the observing seat first and the others in turn order after it."""
+
+    def read(shown: Shown, seat: int) -> Any:
+        column = shown[0][name]
+        return column[seat:] + column[:seat] if seat else column
+
+    return read
+
+
+def _item_reader(kind: str, name: str) -> Reader:
+    return lambda shown, seat: shown[3][kind][name]
+
+
+def _write_column(column: Any, before: Any, write: Writer, out: np.ndarray, start: int, width: int, entry: int,
+                  me: int) -> list[Any]:
+    """Encode the entries of a seat, node or item column that changed since `before` (all of them after a
+    change of shape: a column hidden whole stands for each of its entries); the column as now encoded."""
+    count = width // entry
+    entries = column if isinstance(column, list) else [column] * count
+    olds = before if isinstance(before, list) and isinstance(column, list) else [_UNSET] * count
+    kept = list(olds)
+    for j in range(count):
+        value = entries[j]
+        old = olds[j]
+        if value == old and type(value) is type(old):
+            continue
+        segment = out[start + j * entry:start + (j + 1) * entry]
+        segment[:] = 0.0
+        write(value, segment, me)
+        kept[j] = _copy(value)
+    return kept
+
+
+def _hideable(inner: Writer) -> Writer:
+    """A writer with leading slots: hidden from the seat (1/0), and a public size's length and elements."""
+
+    def write(value: Any, out: np.ndarray, me: int) -> None:
+        if not _is_hidden(value):
+            inner(value, out[3:], me)
+            return
+        out[0] = 1.0
+        if isinstance(value, list):
+            out[1], out[2] = len(value), _leaves(value)
+
+    return write
+
+
+def _number(v: Any, out: np.ndarray, me: int) -> None:
+    if type(v) is int or type(v) is float:
+        out[0] = v
+
+
+def _nullable_number(v: Any, out: np.ndarray, me: int) -> None:
+    if type(v) is int or type(v) is float:
+        out[0], out[1] = 1.0, v
+
+
+def _numbers(v: Any, out: np.ndarray, me: int) -> None:
+    if isinstance(v, list):
+        out[0] = len(v)
+        out[1] = sum(x for x in v if type(x) is int or type(x) is float)
+
+
+def _option_number(v: Any, me: int) -> float:
+    if type(v) is bool:
+        return 2.0 if v else 1.0
+    if type(v) is int or type(v) is float:
+        return float(v)
+    if isinstance(v, (list, tuple, dict)):
+        return float(len(v))
+    return 0.0 if v is None else 1.0
+
+
+def _counts(value: Any, slot: Callable[[Any, int], int], out: np.ndarray, me: int) -> None:
     if not isinstance(value, list):
-        out.extend([0, 0] + counts)
         return
+    out[0] = len(value)
     stack = list(value)
     total = 0
     while stack:
@@ -193,8 +389,5 @@ def _counts(value: Any, size: int, out: list[int]) -> None:
             stack.extend(v)
             continue
         total += 1
-        if isinstance(v, bool):
-            counts[int(v)] += 1
-        elif isinstance(v, int) and 0 <= v < size:
-            counts[v] += 1
-    out.extend([len(value), total] + counts)
+        out[2 + slot(v, me)] += 1.0
+    out[1] = total

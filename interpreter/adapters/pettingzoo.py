@@ -1,16 +1,22 @@
-"""Any game folder as a PettingZoo AEC environment: `env(game, players=K, seed=S)`.
+"""Any game folder as a PettingZoo environment: `env(game, players=K, seed=S)` (AEC) or `parallel_env(...)`.
 
 - Agents are the seats, named `seat_0` ... `seat_{K-1}` in turn order.
-- An action is an option index (see `common`): action k answers with the k-th legal option. The
-  observation is a dict: `observation`, the seat's view as a vector (see `encoding`), and
-  `action_mask`, 1 for each legal index. `infos[agent]["options"]` lists the option ids of the
-  agent to act, in action order; `env.view(agent)` gives the view itself as plain data.
-- Observations come from `interpreter.core.view.view` of the observing seat only, never from the
-  state: a hand or a face-down pile shows as hidden, another seat's secret answer never shows.
-- Simultaneous secret choices (every seat votes at once) are asked one seat after another; a seat
-  asked after another sees that it has answered, never its answer, until every answer is in.
+- An action is an option index (see `common`): action k answers with the k-th legal option.
+- The observation is the seat's view as a float32 `Box` tensor (see `encoding`); the mask of legal
+  actions is in `infos[agent]["action_mask"]`, next to `infos[agent]["options"]`, the option ids in
+  action order. With `observation="dict"` the observation is a dict of `observation` (the same
+  tensor) and `action_mask`, as PettingZoo's classic games give it. `env.view(agent)` gives the view
+  itself as plain data.
+- Observations come from what the observing seat may see only (`interpreter.core.view`), never from
+  the rest of the state: a hand or a face-down pile shows as hidden, another seat's secret answer
+  never shows.
+- AEC: simultaneous secret choices (every seat votes at once) are asked one seat after another; a
+  seat asked after another sees that it has answered, never its answer, until every answer is in.
+  Parallel: every seat a simultaneous choice asks answers in the same step; at a choice of one
+  seat, only that seat acts (the others' mask is empty and their actions are ignored).
 - Rewards come at the end: 1 to each winner, 0 to the others. A game still running after
-  `max_decisions` answers is truncated, with no reward.
+  `max_decisions` answers (a bound surveyed with a fixed seed, see `common.survey`) is truncated,
+  with no reward.
 """
 
 from __future__ import annotations
@@ -19,15 +25,133 @@ import functools
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from ._extra import require
 
-from ..core.engine import Engine
-from ..core.game import Game
-from ..core.view import view as seat_view
-from .common import check_players, engine_of, survey, too_many, win_returns
-from .encoding import HIGH, LOW, ViewEncoder
+require("pettingzoo", "gymnasium")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
+
+from ..core.engine import Engine  # noqa: E402
+from ..core.game import Game  # noqa: E402
+from ..core.view import view as seat_view, visible_fields  # noqa: E402
+from .common import check_players, engine_of, survey, too_many, win_returns  # noqa: E402
+from .encoding import TensorEncoder  # noqa: E402
+
+OBSERVATIONS = ("box", "dict")
+BOUND = 2.0 ** 31   # the Box's bounds: no slot of a tensor holds a larger number (money, counts, lengths)
+
+
+class _Table:
+    """One game at a fixed number of seats, and what each seat is given of it (shared by both APIs)."""
+
+    def __init__(self, game: str | Path | Game | Engine, players: int | None, max_actions: int | None,
+                 max_decisions: int | None, variant: str | None, observation: str):
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation={observation!r}: expected one of {', '.join(OBSERVATIONS)}")
+        self.engine = engine_of(game, variant)
+        self.players = check_players(self.engine, players)
+        found = survey(self.engine, self.players)
+        self.max_actions = max_actions if max_actions is not None else found.options
+        self.max_decisions = max_decisions if max_decisions is not None else found.decisions
+        self.encoder = TensorEncoder(self.engine, self.players, self.max_actions, found.texts)
+        self.observation = observation
+        self.agents = [f"seat_{s}" for s in range(self.players)]
+        tensor = spaces.Box(-BOUND, BOUND, (self.encoder.size,), np.float32)
+        self.spaces: dict[str, spaces.Space[Any]] = {a: tensor if observation == "box" else spaces.Dict({
+            "observation": tensor, "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8)})
+            for a in self.agents}
+        self.actions = {a: spaces.Discrete(self.max_actions) for a in self.agents}
+        self.state: dict[str, Any] = {}
+        self.moves = 0                       # answers applied since the last reset: observations are kept per move
+        self._seen: dict[int, tuple[int, Any, np.ndarray]] = {}
+        self._options: dict[int, tuple[int, list[Any] | None]] = {}
+
+    def new_game(self, seed: int) -> None:
+        """A new game from `seed`."""
+        self.state = self.engine.new_game(self.players, seed)
+        self.moves += 1
+
+    def ended(self) -> bool:
+        """Over, or cut short at the bound."""
+        return self.state["result"] is not None or self.state["decisions"] >= self.max_decisions
+
+    def asked(self) -> list[int]:
+        """The seats the open decision waits for (none once the game has ended)."""
+        return [] if self.ended() else self.engine.open_seats(self.state)
+
+    def own_options(self, seat: int) -> list[Any] | None:
+        """The values of the seat's own options now (None when it is not asked)."""
+        kept = self._options.get(seat)
+        if kept is not None and kept[0] == self.moves:
+            return kept[1]
+        found: list[Any] | None = None
+        p = self.state["pending"]
+        if p is not None and self.state["result"] is None:
+            for i, s in enumerate(p["seats"]):
+                if s == seat and not p["done"][i]:
+                    found = p["options"][i]
+                    if len(found) > self.max_actions:
+                        raise too_many(len(found), self.max_actions)
+        self._options[seat] = (self.moves, found)
+        return found
+
+    def option_ids(self, seat: int) -> list[str]:
+        """The ids of the seat's options now, in action order (none when it is not asked)."""
+        options = self.own_options(seat)
+        if not options:
+            return []
+        spec = self.state["pending"]["spec"]
+        return [self.engine.option_text(spec, v) for v in options]
+
+    def mask(self, seat: int) -> np.ndarray:
+        """1 for each legal option index of the seat now."""
+        mask = np.zeros(self.max_actions, np.int8)
+        options = self.own_options(seat)
+        if options:
+            mask[:len(options)] = 1
+        return mask
+
+    def observe(self, seat: int) -> Any:
+        """The seat's observation now (built once per move and seat)."""
+        kept = self._seen.get(seat)
+        if kept is not None and kept[0] == self.moves:
+            return kept[1]
+        state = self.state
+        p = state["pending"]
+        pending = None
+        if p is not None and state["result"] is None:
+            pending = {"waiting_for": self.engine.open_seats(state), "spec": p["spec"],
+                       "answered": [s for s, d in zip(p["seats"], p["done"]) if d]}
+        options = self.own_options(seat)
+        tensor = self.encoder.encode(visible_fields(self.engine, state, seat), seat, state["decisions"],
+                                     state["result"] is not None, pending, options)
+        if self.observation == "dict":
+            mask = np.zeros(self.max_actions, np.int8)
+            if options:
+                mask[:len(options)] = 1
+            observed: Any = {"observation": tensor, "action_mask": mask}
+        else:
+            observed = tensor
+        self._seen[seat] = (self.moves, observed, tensor)
+        return observed
+
+    def check(self, agent: str, seat: int, action: Any) -> int:
+        """The option index `action` of `agent`, or a ValueError saying why it is not legal now."""
+        count = self.engine.option_count(self.state, seat)
+        try:
+            k = int(action)
+        except (TypeError, ValueError):
+            raise ValueError(f"action {action!r} of {agent} is not an option index") from None
+        if not 0 <= k < count:
+            raise ValueError(f"action {k} is not legal for {agent}: it has {count} option(s) (see the action mask)")
+        return k
+
+    def answer(self, seat: int, k: int) -> None:
+        """Apply the seat's option index k."""
+        self.engine.apply_index(self.state, seat, k)
+        self.moves += 1
 
 
 class CityrulesEnv(AECEnv):  # type: ignore[misc]
@@ -37,40 +161,45 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: str | Path | Game | Engine, players: int | None = None, seed: int = 0,
                  max_actions: int | None = None, max_decisions: int | None = None,
-                 render_mode: str | None = None, variant: str | None = None):
+                 render_mode: str | None = None, variant: str | None = None, observation: str = "box"):
         super().__init__()
-        self.engine = engine_of(game, variant)
-        self.players = check_players(self.engine, players)
-        found = survey(self.engine, self.players, seed) if max_actions is None or max_decisions is None else None
-        self.max_actions = max_actions if max_actions is not None else found.options  # type: ignore[union-attr]
-        self.max_decisions = max_decisions if max_decisions is not None else found.decisions  # type: ignore[union-attr]
+        self.table = _Table(game, players, max_actions, max_decisions, variant, observation)
+        self.engine = self.table.engine
+        self.players = self.table.players
+        self.max_actions = self.table.max_actions
+        self.max_decisions = self.table.max_decisions
+        self.encoder = self.table.encoder
         self.seed = seed
         self.render_mode = render_mode
-        self.encoder = ViewEncoder(self.engine, self.players, self.max_actions)
-        self.possible_agents = [f"seat_{s}" for s in range(self.players)]
+        self.possible_agents = list(self.table.agents)
         self.metadata = {**self.metadata, "name": f"cityrules_{self.engine.game.name}"}
-        self._spaces = {a: spaces.Dict({
-            "observation": spaces.Box(LOW, HIGH, (self.encoder.size,), np.int64),
-            "action_mask": spaces.Box(0, 1, (self.max_actions,), np.int8)}) for a in self.possible_agents}
-        self._actions = {a: spaces.Discrete(self.max_actions) for a in self.possible_agents}
-        self.state_: dict[str, Any] | None = None
         self.reset()
+
+    @property
+    def state_(self) -> dict[str, Any]:
+        """The engine's state of the game (everything, hidden parts included: not for agents)."""
+        return self.table.state
+
+    @state_.setter
+    def state_(self, state: dict[str, Any]) -> None:
+        self.table.state = state
+        self.table.moves += 1
 
     # ------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The same Dict space object for an agent every time (PettingZoo seeds it)."""
-        return self._spaces[agent]
+        """The same space object for an agent every time (PettingZoo seeds it): a Box, or a Dict."""
+        return self.table.spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """Option indexes 0 .. max_actions - 1."""
-        return self._actions[agent]
+        return self.table.actions[agent]
 
     # ------------------------------------------------------------ the game
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game; the same seed (the constructor's when none is given) gives the same game."""
         if seed is not None:
             self.seed = seed
-        self.state_ = self.engine.new_game(self.players, self.seed)
+        self.table.new_game(self.seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -80,35 +209,31 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
         self._after_move()
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
-
-    def _options(self, shown: dict[str, Any]) -> list[str]:
-        """The ids of the options a seat's view offers it (none when it is not asked)."""
-        ids = [option_id for option_id, _ in (shown["pending"] or {}).get("options", [])]
-        if len(ids) > self.max_actions:
-            raise too_many(len(ids), self.max_actions)
-        return ids
+        return int(agent[5:]) if agent.startswith("seat_") else self.possible_agents.index(agent)
 
     def _after_move(self) -> None:
-        """Who acts next, and the end of the game when it has come."""
-        state = self.state_
-        assert state is not None
+        """Who acts next, the end of the game when it has come, and the infos of the agent to act."""
+        table = self.table
+        state = table.state
         if state["result"] is not None:
             returns = win_returns(state)
             for a in self.agents:
                 self.rewards[a] = returns[self._seat(a)]
                 self.terminations[a] = True
-        elif state["decisions"] >= self.max_decisions:
+        elif state["decisions"] >= table.max_decisions:
             for a in self.agents:
                 self.truncations[a] = True
-        if state["result"] is None and not any(self.truncations.values()):
+        ended = table.ended()
+        if not ended:
             self.agent_selection = self.possible_agents[self.engine.first_open_seat(state)]
         elif self.agents:
             self.agent_selection = self.agents[0]
         for a in self.agents:
-            self.infos[a] = {}
-        if self.agents and state["result"] is None and not any(self.truncations.values()):
-            self.infos[self.agent_selection] = {"options": self._options(self.view(self.agent_selection))}
+            if self.infos[a]:
+                self.infos[a] = {}
+        if self.agents and not ended:
+            seat = self._seat(self.agent_selection)
+            self.infos[self.agent_selection] = {"options": table.option_ids(seat), "action_mask": table.mask(seat)}
 
     def step(self, action: Any) -> None:
         """Answer the current agent's decision with option index `action`."""
@@ -116,33 +241,27 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state_
-        assert state is not None
         seat = self._seat(agent)
-        count = self.engine.option_count(state, seat)
-        k = int(action)
-        if not 0 <= k < count:
-            raise ValueError(f"action {k} is not legal for {agent}: it has {count} option(s) (see the action mask)")
+        k = self.table.check(agent, seat, action)
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.engine.apply_index(state, seat, k)
+        self.table.answer(seat, k)
         self._after_move()
         self._accumulate_rewards()
 
     # ------------------------------------------------------------ what a seat sees
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view of the game as plain data (`interpreter.core.view.view`)."""
-        assert self.state_ is not None
-        return seat_view(self.engine, self.state_, self._seat(agent))
+        return seat_view(self.engine, self.table.state, self._seat(agent))
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's observation: its view as a vector, and the mask of its legal actions now."""
-        shown = self.view(agent)
-        options = self._options(shown)
-        mask = np.zeros(self.max_actions, np.int8)
-        mask[:len(options)] = 1
-        return {"observation": self.encoder.encode(shown, options), "action_mask": mask}
+    def observe(self, agent: str) -> Any:
+        """The agent's observation: its view as a tensor (with `observation="dict"`, and its action mask)."""
+        return self.table.observe(self._seat(agent))
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """1 for each legal option index of the agent now (all 0 when it is not asked)."""
+        return self.table.mask(self._seat(agent))
 
     def render(self) -> str | None:
         """The view of the agent to act, as text (render_mode "ansi")."""
@@ -155,7 +274,98 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release."""
 
 
+class CityrulesParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """A PettingZoo parallel environment: every seat a simultaneous choice asks answers in one step."""
+
+    metadata = {"render_modes": [], "name": "cityrules"}
+
+    def __init__(self, game: str | Path | Game | Engine, players: int | None = None, seed: int = 0,
+                 max_actions: int | None = None, max_decisions: int | None = None, variant: str | None = None,
+                 observation: str = "box"):
+        self.table = _Table(game, players, max_actions, max_decisions, variant, observation)
+        self.engine = self.table.engine
+        self.players = self.table.players
+        self.seed = seed
+        self.possible_agents = list(self.table.agents)
+        self.agents: list[str] = []
+        self.metadata = {**self.metadata, "name": f"cityrules_{self.engine.game.name}"}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same space object for an agent every time: a Box, or a Dict."""
+        return self.table.spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """Option indexes 0 .. max_actions - 1."""
+        return self.table.actions[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """A new game (the same seed gives the same game): every seat's observation and infos."""
+        if seed is not None:
+            self.seed = seed
+        self.table.new_game(self.seed)
+        self.agents = list(self.possible_agents)
+        return self._observations(), self._infos()
+
+    def asked(self) -> list[str]:
+        """The agents that must act in the next step."""
+        return [self.possible_agents[s] for s in self.table.asked()]
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
+                                                     dict[str, bool], dict[str, dict[str, Any]]]:
+        """Every asked seat's answer at once (others' actions are ignored); checked before any is applied."""
+        table = self.table
+        if not self.agents:
+            raise ValueError("the game is over: call reset()")
+        answers = []
+        for seat in table.asked():
+            agent = self.possible_agents[seat]
+            if agent not in actions or actions[agent] is None:
+                raise ValueError(f"{agent} must act in this step (the open decision waits for "
+                                 f"{', '.join(self.asked())})")
+            answers.append((seat, table.check(agent, seat, actions[agent])))
+        for seat, k in answers:
+            table.answer(seat, k)
+        state = table.state
+        over, cut = state["result"] is not None, table.ended() and state["result"] is None
+        returns = win_returns(state) if over else [0.0] * self.players
+        agents = self.agents
+        observations, infos = self._observations(), self._infos()
+        rewards = {a: returns[s] for s, a in enumerate(self.possible_agents) if a in agents}
+        terminations = {a: over for a in agents}
+        truncations = {a: cut for a in agents}
+        if over or cut:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def _observations(self) -> dict[str, Any]:
+        return {a: self.table.observe(s) for s, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        table = self.table
+        return {a: {"options": table.option_ids(s), "action_mask": table.mask(s)}
+                for s, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """The agent's view of the game as plain data (`interpreter.core.view.view`)."""
+        return seat_view(self.engine, self.table.state, self.possible_agents.index(agent))
+
+    def state(self) -> np.ndarray:
+        """Not given: a global state would hold what no seat may see."""
+        raise NotImplementedError("a cityrules game gives no global state: it would hold hidden information")
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
 @functools.wraps(CityrulesEnv)
 def env(game: str | Path | Game | Engine, players: int | None = None, seed: int = 0, **kwargs: Any) -> CityrulesEnv:
     """A PettingZoo AEC environment for a shipped game's name or any game folder."""
     return CityrulesEnv(game, players=players, seed=seed, **kwargs)
+
+
+@functools.wraps(CityrulesParallelEnv)
+def parallel_env(game: str | Path | Game | Engine, players: int | None = None, seed: int = 0,
+                 **kwargs: Any) -> CityrulesParallelEnv:
+    """A PettingZoo parallel environment for a shipped game's name or any game folder."""
+    return CityrulesParallelEnv(game, players=players, seed=seed, **kwargs)

@@ -1,4 +1,5 @@
-"""The OpenSpiel game: pyspiel's own random simulation test on every game, chance nodes, IS-MCTS, no leaks."""
+"""The OpenSpiel game: pyspiel's own random simulation test on every game, chance nodes, IS-MCTS, tensors,
+OpenSpiel's RL environment and a learning agent, no leaks."""
 
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ def test_an_information_state_never_holds_what_the_seat_may_not_see(game: str) -
             for now in (state, twin):
                 s: CityrulesState = loaded.new_initial_state()
                 s.p.now, s.p.outcomes = now, 0
-                strings.append((s.information_state_string(seat), s.observation_string(seat)))
+                strings.append((s.information_state_string(seat), s.observation_string(seat),
+                                s.information_state_tensor(seat), s.observation_tensor(seat)))
             assert strings[0] == strings[1]
             checked += 1
     assert checked >= 10
@@ -92,6 +94,7 @@ def test_an_information_state_never_holds_another_seats_secret_answer(game: str)
             s: CityrulesState = loaded.new_initial_state()
             s.p.now, s.p.outcomes = now, 0
             strings.append((s.information_state_string(seat), s.observation_string(seat),
+                            s.information_state_tensor(seat), s.observation_tensor(seat),
                             [s.action_to_string(seat, a) for a in range(loaded.engine.option_count(now, seat))]
                             if seat in loaded.engine.open_seats(now) else []))
         assert strings[0] == strings[1]
@@ -148,3 +151,101 @@ def test_a_resampled_state_is_one_the_seat_cannot_tell_from_the_real_one(game: s
     assert checked
     if game in ("london", "downtown", HARBOUR):   # games with hidden hands, decks or piles
         assert differed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tensors_have_the_declared_shapes_at_every_kind_of_node(game: str) -> None:
+    loaded = load(game)
+    kind = loaded.get_type()
+    assert kind.provides_observation_tensor and kind.provides_information_state_tensor
+    obs_size, info_size = loaded.observation_tensor_size(), loaded.information_state_tensor_size()
+    assert obs_size == loaded.encoder.size and info_size > obs_size
+    rng = np.random.default_rng(4)
+    state = loaded.new_initial_state()
+    kinds = set()
+    while not state.is_terminal() and state.move_number() < 300:
+        kinds.add("chance" if state.is_chance_node() else "decision")
+        for seat in range(loaded.num_players()):
+            obs, info = np.array(state.observation_tensor(seat)), np.array(state.information_state_tensor(seat))
+            assert obs.shape == (obs_size,) and info.shape == (info_size,) and np.isfinite(info).all()
+            assert np.array_equal(info[:obs_size], obs)
+        outcomes = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        state.apply_action(int(rng.choice(outcomes)))
+    assert kinds == {"chance", "decision"}
+
+
+def test_a_seats_own_answers_show_in_its_information_state_tensor_only() -> None:
+    loaded = load("downtown")
+    state = loaded.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(0)
+    seat = state.current_player()
+    before = [np.array(state.information_state_tensor(s)) for s in range(loaded.num_players())]
+    state.apply_action(state.legal_actions()[0])
+    while state.is_chance_node():
+        state.apply_action(0)
+    after = [np.array(state.information_state_tensor(s)) for s in range(loaded.num_players())]
+    size = loaded.observation_tensor_size()
+    assert after[seat][-1] == before[seat][-1] + 1          # one more answer of its own
+    assert all(after[s][-1] == 0 for s in range(loaded.num_players()) if s != seat)
+    assert not np.array_equal(after[seat][size:], before[seat][size:])
+
+
+def test_openspiels_rl_environment_trains_a_q_learner_on_downtown() -> None:
+    # OpenSpiel's entry to its learning agents; its deep agents (DQN, policy gradient) need PyTorch or
+    # JAX, which the rl extra does not install: the tabular Q-learner reads the same time steps.
+    from open_spiel.python import rl_environment, rl_tools
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    env = rl_environment.Environment(load("downtown"))
+    env.seed(5)
+    assert env.observation_spec()["info_state"] == (load("downtown").information_state_tensor_size(),)
+    actions = env.action_spec()["num_actions"]
+    agents = [tabular_qlearner.QLearner(player_id=p, num_actions=actions, step_size=0.5,
+                                        epsilon_schedule=rl_tools.ConstantSchedule(0.3))
+              for p in range(env.num_players)]
+    wins = [0.0] * env.num_players
+    for _ in range(2):
+        time_step = env.reset()
+        steps = 0
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            assert time_step.observations["legal_actions"][player]
+            output = agents[player].step(time_step)
+            time_step = env.step([output.action])
+            steps += 1
+        for agent in agents:       # every agent learns from the end of the game
+            agent.step(time_step)
+        wins = [w + r for w, r in zip(wins, time_step.rewards)]
+        assert steps > 50
+    assert sum(wins) >= 2          # each game has a winner, rewarded 1
+    assert all(len(agent._q_values) > 10 for agent in agents)   # values learnt for the states each met
+    assert any(agent.loss not in (None, 0.0) for agent in agents)
+
+
+@pytest.mark.parametrize("game", ["city", "downtown"])
+def test_moves_applied_in_place_leave_clones_alone_and_replay_the_same(game: str) -> None:
+    # Moves change the position's own state in place; City rolls dice mid-game, so its runs with
+    # chance rebuild the state before the move from the moves since the last chance.
+    loaded = load(game)
+    rng = np.random.default_rng(7)
+    state = loaded.new_initial_state()
+
+    def random_moves(s: pyspiel.State, count: int) -> None:
+        for _ in range(count):
+            if s.is_terminal():
+                return
+            actions = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+            s.apply_action(int(rng.choice(actions)))
+
+    random_moves(state, 150)
+    before = [state.information_state_string(p) for p in range(loaded.num_players())], str(state)
+    clone = state.clone()
+    random_moves(clone, 60)
+    assert ([state.information_state_string(p) for p in range(loaded.num_players())], str(state)) == before
+    again = loaded.new_initial_state()
+    for action in clone.history():
+        again.apply_action(action)
+    assert again.p.now == clone.p.now and again.current_player() == clone.current_player()
+    assert [again.information_state_tensor(p) for p in range(loaded.num_players())] == \
+           [clone.information_state_tensor(p) for p in range(loaded.num_players())]

@@ -1,20 +1,50 @@
-"""The PettingZoo environment: PettingZoo's own API test on every game, observations from the seat's view only."""
+"""The PettingZoo environments: PettingZoo's own API tests on every game, observations from the seat's view only."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test
 
 from adapter_helpers import GAMES, SECRET_GAMES, hidden_twin, positions, secret_twins
 from interpreter.adapters.common import ActionSpaceTooSmall
-from interpreter.adapters.pettingzoo import env
+from interpreter.adapters.pettingzoo import CityrulesParallelEnv, env, parallel_env
+from interpreter.core.state import copy_state
 from interpreter.core.view import view
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoos_api_test_passes(game: str) -> None:
     api_test(env(game, seed=3), num_cycles=200)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoos_api_test_passes_with_dict_observations(game: str) -> None:
+    e = env(game, seed=3, observation="dict")
+    api_test(e, num_cycles=100)
+    obs, *_ = e.last()
+    assert set(obs) == {"observation", "action_mask"} and obs["observation"].dtype == np.float32
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_observations_are_float_tensors_in_their_box(game: str) -> None:
+    e = env(game, seed=6)
+    space = e.observation_space(e.agent_selection)
+    assert space.shape == (e.encoder.size,) == (len(e.encoder.names),)
+    for _, agent in zip(range(40), e.agent_iter()):
+        obs, _, terminated, truncated, info = e.last()
+        assert obs.dtype == np.float32 and space.contains(obs)
+        if terminated or truncated:
+            e.step(None)
+            continue
+        assert np.array_equal(info["action_mask"], e.action_mask(agent))
+        e.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_the_bounds_do_not_depend_on_the_seed() -> None:
+    first, second = env("downtown", seed=1), env("downtown", seed=2)
+    assert (first.max_decisions, first.max_actions) == (second.max_decisions, second.max_actions)
+    assert first.encoder.size == second.encoder.size
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -28,8 +58,8 @@ def test_a_game_played_through_the_env_ends_with_the_winners_rewarded(game: str)
         if terminated or truncated:
             e.step(None)
             continue
-        assert obs["action_mask"].sum() == len(info["options"]) >= 1
-        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert info["action_mask"].sum() == len(info["options"]) >= 1
+        e.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
     winners = e.engine.result(e.state_).winners if e.state_["result"] else ()
     assert e.state_["result"] is not None, "the game should end within the surveyed length"
     assert total == {a: (1.0 if s in winners else 0.0) for s, a in enumerate(e.possible_agents)}
@@ -41,9 +71,9 @@ def test_the_same_seed_and_actions_give_the_same_observations() -> None:
         e = env("downtown", seed=11)
         seen = []
         for _, agent in zip(range(60), e.agent_iter()):
-            obs, *_ = e.last()
-            seen.append(obs["observation"].copy())
-            e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+            obs, *_, info = e.last()
+            seen.append(obs.copy())
+            e.step(int(np.flatnonzero(info["action_mask"])[-1]))
         runs.append(seen)
     assert all(np.array_equal(a, b) for a, b in zip(*runs))
 
@@ -59,12 +89,12 @@ def test_an_observation_never_holds_what_the_seat_may_not_see(game: str) -> None
             assert changed and twin != state
             agent = e.possible_agents[seat]
             e.state_ = state
-            real = e.observe(agent)
+            real = e.observe(agent), e.action_mask(agent)
             e.state_ = twin
-            other = e.observe(agent)
+            other = e.observe(agent), e.action_mask(agent)
             assert view(engine, twin, seat) == view(engine, state, seat)
-            assert np.array_equal(real["observation"], other["observation"])
-            assert np.array_equal(real["action_mask"], other["action_mask"])
+            assert np.array_equal(real[0], other[0])
+            assert np.array_equal(real[1], other[1])
             checked += 1
     assert checked >= 10
 
@@ -82,8 +112,7 @@ def test_an_observation_never_holds_another_seats_secret_answer(game: str) -> No
         given = []
         for now in (state, twin):
             e.state_ = now
-            obs = e.observe(agent)
-            given.append((obs["observation"].tolist(), obs["action_mask"].tolist(), e.view(agent)))
+            given.append((e.observe(agent).tolist(), e.action_mask(agent).tolist(), e.view(agent)))
         assert given[0] == given[1]
 
 
@@ -91,9 +120,11 @@ def test_what_a_seat_may_see_does_change_its_observation() -> None:
     # The leak test's control: a visible change shows, so equal observations above mean something.
     e = env("downtown", seed=1)
     agent = e.agent_selection
-    before = e.observe(agent)["observation"].copy()
-    e.state_["seat"]["money"][1] += 5
-    assert not np.array_equal(before, e.observe(agent)["observation"])
+    before = e.observe(agent)
+    changed = copy_state(e.state_)
+    changed["seat"]["money"][1] += 5
+    e.state_ = changed
+    assert not np.array_equal(before, e.observe(agent))
 
 
 def test_secret_simultaneous_answers_are_asked_one_seat_after_another_unseen() -> None:
@@ -116,7 +147,7 @@ def test_secret_simultaneous_answers_are_asked_one_seat_after_another_unseen() -
         e.step(action)
         assert e.agent_selection == second
         assert e.view(second)["pending"]["answered"] == [int(first.split("_")[1])]
-        seen.append(e.observe(second)["observation"])
+        seen.append(e.observe(second))
     assert np.array_equal(*seen)
 
 
@@ -124,5 +155,84 @@ def test_a_decision_larger_than_the_action_space_says_what_to_pass() -> None:
     e = env("downtown", seed=1, max_actions=2)
     with pytest.raises(ActionSpaceTooSmall, match="max_actions="):
         for _ in range(200):
-            obs, *_ = e.last()
+            e.last()
             e.step(0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pettingzoos_parallel_api_test_passes(game: str) -> None:
+    parallel_api_test(parallel_env(game, seed=3, observation="dict"), num_cycles=300)
+
+
+def _to_vote(e: CityrulesParallelEnv) -> None:
+    """Step with each asked seat's first option until a choice asks several seats at once."""
+    while len(e.asked()) < 2:
+        e.step({a: 0 for a in e.asked()})
+
+
+def test_a_simultaneous_choice_is_answered_by_every_asked_seat_in_one_step() -> None:
+    e = parallel_env("downtown", seed=4)
+    observations, infos = e.reset()
+    _to_vote(e)
+    asked = e.asked()
+    assert e.table.engine.program.chooses[e.table.state["pending"]["spec"]].secret
+    masks = {a: e.table.mask(int(a[5:])) for a in e.possible_agents}
+    assert all(masks[a].sum() >= 1 for a in asked) and all(masks[a].sum() == 0 for a in masks if a not in asked)
+    decisions = e.table.state["decisions"]
+    e.step({a: 0 for a in e.possible_agents})        # the seats not asked are ignored
+    assert e.table.state["decisions"] == decisions + len(asked)   # every asked seat answered, once
+
+
+def test_a_parallel_step_missing_an_asked_seat_says_so_and_changes_nothing() -> None:
+    e = parallel_env("downtown", seed=4)
+    e.reset()
+    _to_vote(e)
+    asked = e.asked()
+    before = copy_state(e.table.state)
+    with pytest.raises(ValueError, match=f"{asked[-1]} must act"):
+        e.step({a: 0 for a in asked[:-1]})
+    with pytest.raises(ValueError, match="not legal"):
+        e.step({a: 999 for a in asked})
+    assert e.table.state == before
+
+
+def test_a_game_played_through_the_parallel_env_ends_with_the_winners_rewarded() -> None:
+    e = parallel_env("downtown", seed=8)
+    observations, infos = e.reset()
+    rng = np.random.default_rng(8)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    while e.agents:
+        actions = {a: int(rng.choice(np.flatnonzero(infos[a]["action_mask"]))) for a in e.asked()}
+        observations, rewards, terminations, truncations, infos = e.step(actions)
+        for a, r in rewards.items():
+            total[a] += r
+    state = e.table.state
+    assert state["result"] is not None
+    assert total == {a: (1.0 if s in state["result"]["winners"] else 0.0) for s, a in enumerate(e.possible_agents)}
+
+
+@pytest.mark.parametrize("game", SECRET_GAMES)
+def test_a_parallel_observation_never_holds_what_the_seat_may_not_see(game: str) -> None:
+    # Twins that differ only in what a seat may not see (hidden fields, other seats' secret answers):
+    # the seat's observation and infos from the parallel env's step are the same.
+    e = parallel_env(game, seed=2)
+    e.reset()
+    engine = e.table.engine
+    twins = [(state, seat, hidden_twin(engine, state, seat, seed=seat)[0])
+             for state in positions(engine, e.players, seed=2, every=9) for seat in range(e.players)]
+    twins += secret_twins(engine, e.players, seed=1, limit=150)
+    assert len(twins) >= 10
+    for state, seat, twin in twins:
+        agent = e.possible_agents[seat]
+        given = []
+        for now in (state, twin):
+            e.table.state = now
+            e.table.moves += 1
+            given.append((e._observations()[agent].tolist(), e._infos()[agent]["action_mask"].tolist(),
+                          e._infos()[agent]["options"]))
+        assert given[0] == given[1]
+
+
+def test_an_unknown_observation_kind_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="observation='tensor': expected one of box, dict"):
+        env("downtown", observation="tensor")
