@@ -14,7 +14,6 @@ from typing import Any
 
 from pygls.uris import from_fs_path
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 

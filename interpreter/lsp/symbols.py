@@ -18,9 +18,7 @@ from typing import Any
 from ruledsl.diagnostics import Span
 from ruledsl.gen.exprgen import BUILTINS, CONSTANTS, KEYWORDS
 from ruledsl.syntax import ast as A
-from ruledsl.syntax.parser import parse_rules
-
-from ruledsl.syntax.parser import parse_block
+from ruledsl.syntax.parser import parse_block, parse_rules
 
 from ..core.game import Game
 from ..load.components import code_start
