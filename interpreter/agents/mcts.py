@@ -33,7 +33,9 @@ from .evaluation import Evaluation, Judging, result_rewards, win_chances
 from .seeding import decision_stream, mix
 from .value import LearnedValue, ValueFileError, learned_value
 
-DEFAULT_BUDGET = 300
+# Iterations per decision: about 50 ms of CPU with the learned value on the project's machine, and
+# enough to beat `bot` clearly (benchmarks/bench_bots.py; docs/bots.md has the figures).
+DEFAULT_BUDGET = 64
 EXPLORATION = 0.7
 # Random decisions after a new answer before the learned value judges the position (when there is one).
 LEARNED_PLAYOUT = 0
