@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..diagnostics import Diagnostic, Related, Span, did_you_mean
+from ..diagnostics import Diagnostic, Related, Span, copies_hint, did_you_mean
 from ..program import AbilityCode
 from ..syntax import ast as A
 from ..types import Type, TypeSyntaxError, parse_type
@@ -608,7 +608,7 @@ class NameCheck:
     def _diagnostic(self, use: _Use, names: Names, allowed: set[str]) -> Diagnostic:
         source = sorted(names.sources, key=lambda s: _SOURCE_ORDER.index(s.kind))[0]
         shown = sorted(allowed)
-        hint = did_you_mean(use.text, shown) or (
+        hint = copies_hint(use.text, shown) or did_you_mean(use.text, shown) or (
             f"the names here are {', '.join(shown)}" if len(shown) <= _LISTED else None)
         notes: list[Related] = []
         joined = use.term.joined()

@@ -10,7 +10,7 @@ from ..budget import cost
 from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
 from ..check.provenance import EVERY, Origin, explain
-from ..diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
+from ..diagnostics import DiagnosticBag, Related, Span, an, copies_hint, did_you_mean
 from ..opt.bounds import Calls, bound, sum_bound
 from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from ..opt.hoist import Hoister
@@ -47,6 +47,14 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "get": (3, 3), "keys": (1, 1), "str": (1, 1), "follow": (3, 3), "exits": (2, 2), "unique_by": (2, 2),
 }
 CONSTANTS = ("seats", "nodes")
+# Words a designer brings from other languages, with what this one says instead (message, hint).
+_WORDS_OF_OTHER_LANGUAGES = {
+    "continue": ("the rules language has no 'continue'",
+                 "put the rest of the loop under 'if not (...):', or visit only the wanted elements: "
+                 "for x in [x for x in xs if ...]"),
+    "this": ("'this' is the item whose ability is running: only an ability's code has it",
+             "in a phase or formula, name the item with a parameter: phase use(c: {kind})"),
+}
 KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let", "phase",
             "formula", "run", "return", "end", "winners", "log", "pay", "gain", "shuffle", "draw",
             "add", "remove", "choose", "from", "by", "each", "secret", "pass", "break", "while",
@@ -367,6 +375,10 @@ class Expressions(ExprCostMixin):
                         list_of(Type(component.name)))
         if e.name in BUILTINS or e.name in self.formula_names():
             return self.err(e.span, "unknown-name", f"'{e.name}' is a function: call it with ( )")
+        if e.name in _WORDS_OF_OTHER_LANGUAGES:
+            message, hint = _WORDS_OF_OTHER_LANGUAGES[e.name]
+            kind = next(iter(w.components), "card")
+            return self.err(e.span, "unknown-name", message, hint.format(kind=kind))
         candidates = (list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
                       + [c.collection for c in w.components.values()])
         return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
@@ -963,4 +975,5 @@ def _literal(e: A.Expr) -> object:
 
 def _among(value: object, shown: list[str], intro: str) -> str | None:
     """A hint for a value that is not one of `shown`: the closest one, or all of them when few."""
-    return did_you_mean(str(value), shown) or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None)
+    return (copies_hint(str(value), shown) or did_you_mean(str(value), shown)
+            or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None))

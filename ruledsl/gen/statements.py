@@ -424,7 +424,10 @@ class StatementsMixin(BudgetMixin):
             self.diags.error(e.span, "no-effect", f"'{e.name}' is a phase: start it with 'run'",
                              f"write: run {e.name}(...)")
             return
+        found_before = len(self.diags.items)
         self._value(e, scope)
+        if isinstance(e, A.Name) and len(self.diags.items) > found_before:
+            return  # an unknown word alone on a line (`continue`): its own message says it all
         if isinstance(e, A.Call) and e.name in self.formulas:
             self.diags.error(e.span, "formula-as-statement",
                              f"formula '{e.name}' computes a value, which is thrown away here: "
