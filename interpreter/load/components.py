@@ -12,6 +12,7 @@ from ruledsl.types import Type, type_of_data, unify
 from ruledsl.world import DataSource
 
 from .base import LoaderBase, _freeze
+from .misspelt_keys import check_misspelt_keys
 from .yamlsource import PositionMap
 
 
@@ -44,6 +45,7 @@ class ComponentsMixin(LoaderBase):
             params = {name: self.ability_params(kind, name, text, pos.nearest(("components", kind, "abilities", name)))
                       for name, text in declared.items()}
             bodies: dict[str, list[A.Phase | None]] = {name: [] for name in declared}
+            check_misspelt_keys(items["items"], kind, list(declared), "items", ipos, self.diags)
             for i, item in enumerate(items["items"]):
                 self.whole_numbers(item, ("items", i), ipos)
                 copies = item.get("copies", 1)

@@ -72,6 +72,8 @@ class FieldsMixin(LoaderBase):
             hint = copies_hint(str(value), self.indexes[kind]) if kind in self.indexes else None
             self.diags.error(span, "type", f"the initial value {value!r} is not {an(t)}{extra}", hint)
             return None
+        if kind == "int":
+            self.bounded_number(value, span)
         if kind in self.indexes:
             return self.indexes[kind][value]
         if kind == "tuple":
