@@ -178,7 +178,7 @@ class _Checker:
         elif key == "fields":
             for path, value in part.items():
                 yield from self._try(lambda: self.assignment(path, value, edits=False))
-        elif key == "events":
+        elif key in ("events", "events_in_any_order"):
             for e in part.elements():
                 yield from self._try(lambda: self.event(e))
         elif key == "no_events":

@@ -108,6 +108,8 @@ class Names:
                           or "a seat's, node's or item's field is written WHO.FIELD, like Ana.money")
         field, keys = rest[0], rest[1:]
         owners = self._owners(head)
+        if not owners and "+" in head:
+            owners = self._several(y, head)
         if not owners:
             raise Problem(y.span, "unknown-name", f"'{head}' is not a field, a seat, a node or an item",
                           did_you_mean(head, [*world.global_fields, *self.seats, "seats", "nodes",
@@ -132,6 +134,19 @@ class Names:
         if owner == "seat":
             return self.seats[index]
         return str(self.id_lists[owner][index])
+
+    def _several(self, y: Y, head: str) -> list[tuple[str, int | None]]:
+        """The owners of a path naming several seats, nodes or items joined by '+' (`a1+a2+a3.owner`)."""
+        found: list[tuple[str, int | None]] = []
+        for part in head.split("+"):
+            owners = self._owners(part) if part not in ("seats", "nodes", *self.collections) else []
+            if not owners:
+                raise Problem(y.span, "unknown-name", f"'{part}' (in '{head}') is not a seat, a node or an item",
+                              did_you_mean(part, [*self.seats, *self.ids["node"],
+                                                  *(i for k, ids in self.ids.items() if k != "node" for i in ids)])
+                              or "ids joined by '+' name several seats, nodes or items")
+            found += [o for o in owners if o not in found]
+        return found
 
     def _owners(self, head: str) -> list[tuple[str, int | None]]:
         """Who a path's first part may be: (owner, index) pairs; every one for seats./nodes./collections."""

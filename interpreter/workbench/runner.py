@@ -95,7 +95,7 @@ class Run:
                 self.auto(step)
             elif isinstance(step, Expect):
                 failures = self.expect(step)
-                if any(key in ("events", "no_events") for key, _ in step.checks):
+                if any(key in ("events", "events_in_any_order", "no_events") for key, _ in step.checks):
                     self.mark = len(self.state["log"])
                 if failures:
                     raise Stop(failures)
@@ -222,6 +222,8 @@ class Run:
         events = EventMatcher(self.names, self.state["log"][self.mark:])
         if any(key == "events" for key, _ in step.checks):
             failures += events.match(dict(step.checks)["events"])
+        if any(key == "events_in_any_order" for key, _ in step.checks):
+            failures += events.match(dict(step.checks)["events_in_any_order"], in_order=False)
         for key, part in step.checks:
             try:
                 if key == "decision":

@@ -23,7 +23,8 @@ FILE_KEYS = ("about", "shared", "defaults", "scenarios")
 DEFAULT_KEYS = ("seats", "seed", "names", "variant")
 SCENARIO_KEYS = ("name", *DEFAULT_KEYS, "roll", "shuffle", "set", "steps", "known_failure")
 STEP_KEYS = ("play", "set", "roll", "shuffle", "auto", "expect")
-EXPECT_KEYS = ("decision", "asks", "options", "offered", "not_offered", "fields", "events", "no_events",
+EXPECT_KEYS = ("decision", "asks", "options", "offered", "not_offered", "fields", "events",
+               "events_in_any_order", "no_events",
                "winners")
 MAX_AUTO = 100_000
 AUTO_END = "end"         # `auto: end` plays the game to its end (`end` cannot name a decision)
@@ -214,7 +215,28 @@ def _flat(steps: Y) -> list[Y]:
     return found
 
 
+def bare_id(value: Any) -> str | None:
+    """An option id ending in ':' written unquoted (`- offer:`), which YAML reads as a mapping of
+    one key to nothing: the id as written, else None."""
+    if isinstance(value, dict) and len(value) == 1:
+        (key, part), = value.items()
+        if isinstance(key, str) and part is None:
+            return f"{key}:"
+    return None
+
+
+def _ids_as_written(y: Y) -> None:
+    """Turn each unquoted id ending in ':' of a list of option ids back into its text, in place."""
+    lists = list(y.value.values()) if isinstance(y.value, dict) else [y.value]
+    for ids in lists:
+        for i, value in enumerate(ids if isinstance(ids, list) else ()):
+            ids[i] = bare_id(value) or value
+
+
 def _step(y: Y) -> Step:
+    written = bare_id(y.value)
+    if written is not None and written[:-1] not in STEP_KEYS:
+        y = Y(written, y.path, y.pos)
     if isinstance(y.value, str):
         return Play((Answer(None, y),), y)
     if not isinstance(y.value, dict) or len(y.value) != 1:
@@ -241,6 +263,8 @@ def _step(y: Y) -> Step:
 
 def _play(y: Y) -> Play:
     answers: list[Answer] = []
+    if isinstance(y.value, list):
+        _ids_as_written(y)
     items = list(y.elements()) if isinstance(y.value, list) else [y]
     for item in items:
         if isinstance(item.value, str):
@@ -287,11 +311,12 @@ def _expect(y: Y) -> Expect:
     _mapping(y, EXPECT_KEYS, "expect")
     checks = []
     for key, part in y.items():
-        if key.value in ("asks", "events", "no_events", "winners"):
+        if key.value in ("asks", "events", "events_in_any_order", "no_events", "winners"):
             _list(part, str(key.value))
         elif key.value in ("options", "offered", "not_offered"):
             if not isinstance(part.value, (list, dict)):
                 raise Problem(part.span, "schema", f"{key.value}: a list of option ids, or seat: list pairs")
+            _ids_as_written(part)
         elif key.value == "fields":
             _mapping(part, None, "fields")
         elif key.value == "decision":
