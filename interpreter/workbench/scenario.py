@@ -1,7 +1,7 @@
 """Scenario files (`GAME/tests/*.yaml`): their shape, read into steps that keep their positions.
 
 A file holds a list of scenarios; each sets up a game (seats, seed, names, variant, fixed chance,
-fields set at the first decision) and lists steps: choices to play, fields to set, dice and
+fields set before the first decision is computed, or once it is) and lists steps: choices to play, fields to set, dice and
 shuffles to fix, decisions to answer automatically, and what to expect. docs/scenarios.md
 describes the format; this module checks only its shape. What the names mean in the game is
 checked by `check.py`, what happens when it is played by `runner.py`.
@@ -21,7 +21,7 @@ from .where import Problem, Y, kind_of
 
 FILE_KEYS = ("about", "shared", "defaults", "scenarios")
 DEFAULT_KEYS = ("seats", "seed", "names", "variant")
-SCENARIO_KEYS = ("name", *DEFAULT_KEYS, "roll", "shuffle", "set", "steps", "known_failure")
+SCENARIO_KEYS = ("name", *DEFAULT_KEYS, "roll", "shuffle", "setup", "set", "steps", "known_failure")
 STEP_KEYS = ("play", "set", "roll", "shuffle", "auto", "expect")
 EXPECT_KEYS = ("decision", "asks", "options", "offered", "not_offered", "fields", "events",
                "events_in_any_order", "no_events",
@@ -105,6 +105,7 @@ class Scenario:
     chance: tuple[Chance, ...]
     steps: tuple[Step, ...]
     known_failure: Y | None = None     # why the game does not do this yet: the scenario must fail
+    setup: SetFields | None = None     # fields set before the first decision's options are computed
 
     @property
     def span(self) -> Span:
@@ -200,11 +201,12 @@ def _scenario(y: Y, defaults: Y | None) -> Scenario:
         steps.append(_set(y.at("set")))
     if "steps" in y.value:
         steps.extend(_step(s) for s in _flat(_list(y.at("steps"), "steps")))
+    setup_fields = _set(y.at("setup")) if "setup" in y.value else None
     known = y.at("known_failure") if "known_failure" in y.value else None
     if known is not None:
         _text(known, "the reason the game fails this scenario today")
     return Scenario(name.pos.file, name.value.strip(), y, seats, seed, names, variant, tuple(chance), tuple(steps),
-                    known)
+                    known, setup_fields)
 
 
 def _flat(steps: Y) -> list[Y]:

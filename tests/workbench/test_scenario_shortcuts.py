@@ -9,7 +9,7 @@ import pytest
 
 from interpreter.load.yamlsource import load_yaml_text
 from interpreter.workbench.scenario import Play, parse
-from workbench_helpers import game_copy, place, run, scenarios
+from workbench_helpers import ROOT, game_copy, place, run, scenarios
 
 HEAD = """\
 defaults: {seats: 3}
@@ -147,3 +147,69 @@ def test_an_unquoted_id_ending_in_a_colon_is_played_as_that_id(tmp_path: Path,
     # Read as the option id `offer:` (which Harbour never offers), not as a mapping step.
     assert f"{place(path, '- offer:', 'offer:')}: error[not-offered]: several seats are choosing now" in out
     assert "say which seat plays 'offer:'" in out
+
+
+# ---------------------------------------------------------------------- setup
+def test_setup_changes_the_options_of_the_first_decision(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = game_copy(tmp_path)
+    scenarios(folder, HEAD + """\
+    setup: {Ana.coins: 1}
+    steps:
+      - expect:
+          decision: offer
+          options: {Ana: [offer:0, offer:1], Ben: [offer:0, offer:1, offer:2, offer:3]}
+      - play: {Ana: offer:1, Ben: offer:0, Chloé: offer:0}
+      - expect:
+          events: [buy: {seat: Ana, ship: spice-1, coins: 1}]
+          fields: {Ana.coins: 0}
+  - name: set keeps the options the decision was asked with
+    shuffle: {deck: [spice-1]}
+    set: {Ana.coins: 1}
+    steps:
+      - expect:
+          options: {Ana: [offer:0, offer:1, offer:2, offer:3]}
+    """)
+    code, out, err = run(capsys, "test", str(folder))
+    assert code == 0, out + err
+    assert "2 passed, 0 failed" in out
+
+
+def test_setup_leaving_single_options_lets_the_rules_take_them(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    folder = game_copy(tmp_path)
+    scenarios(folder, HEAD + """\
+    setup: {seats.coins: 0}
+    steps:
+      - expect:
+          events: [offer: {seat: Ana, coins: 0}, unsold: {ship: spice-1}]
+          fields: {town_stores: [spice-1]}
+    """)
+    code, out, err = run(capsys, "test", str(folder))
+    assert code == 0, out + err
+
+
+def test_setup_of_a_single_seats_choice(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = game_copy(tmp_path, ROOT / "examples" / "broken" / "schema-unknown-key")
+    yaml = folder / "game.yaml"
+    yaml.write_text(yaml.read_text(encoding="utf-8").replace("curency:", "currency:"), encoding="utf-8")
+    scenarios(folder, """\
+    scenarios:
+      - name: a poor first seat
+        setup: {Ana.money: 1}
+        steps:
+          - expect: {decision: good, asks: [Ana], options: [good:pass, good:bread]}
+          - good:bread
+          - expect: {fields: {Ana.money: 0, Ana.points: 1}, asks: [Ben]}
+    """)
+    code, out, err = run(capsys, "test", str(folder))
+    assert code == 0, out + err
+
+
+def test_setup_names_are_checked_by_validate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = game_copy(tmp_path)
+    path = scenarios(folder, HEAD + """\
+    setup: {Ana.coin: 1}
+    """)
+    code, out, _ = run(capsys, "validate", str(folder), "--no-play")
+    assert code == 1
+    assert f"{place(path, 'Ana.coin', 'Ana.coin')}: error[unknown-field]: seats have no field 'coin'" in out
