@@ -584,7 +584,7 @@ class Expressions(ExprCostMixin):
         c = self.cond(e.cond, scope)
         a, ta = self.expr(e.then, scope)
         b, tb = self.expr(e.orelse, scope)
-        if _disagree(ta, tb):
+        if disagree(ta, tb):
             # unify would make the value `any`, and the mistake would surface where it is used,
             # in Python's words, or only in play: it is made here.
             return self.err(e.span, "type", f"the two branches of this 'if ... else' give different kinds of "
@@ -979,13 +979,13 @@ def _literal(e: A.Expr) -> object:
     return _UNKNOWN
 
 
-def _disagree(a: Type, b: Type) -> bool:
+def disagree(a: Type, b: Type) -> bool:
     """Do two known types have nothing in common (a list and a number)? None and any agree with all."""
     if a.kind in ("none", "any") or b.kind in ("none", "any"):
         return False
     if a.kind != b.kind:
         return True
-    return len(a.args) != len(b.args) or any(_disagree(x, y) for x, y in zip(a.args, b.args))
+    return len(a.args) != len(b.args) or any(disagree(x, y) for x, y in zip(a.args, b.args))
 
 
 def _among(value: object, shown: list[str], intro: str) -> str | None:
