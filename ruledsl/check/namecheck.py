@@ -25,6 +25,7 @@ from ..program import AbilityCode
 from ..syntax import ast as A
 from ..types import Type, TypeSyntaxError, parse_type
 from ..world import Field, NameSet, World
+from .datanames import check_table_names
 from .nameterms import (
     Names,
     Source,
@@ -131,7 +132,8 @@ class NameCheck:
                     self._block(formula.body, env, ("formula", name))
             for name, phase in self.phases.items():
                 self._block(phase.body, self._enter("phase", name, phase.params), ("phase", name))
-        return NameReport(self._report(already), self._options())
+        in_data = [d for d in check_table_names(self.data.values(), self.world) if d.span not in already]
+        return NameReport(self._report(already) + in_data, self._options())
 
     def _enter(self, kind: str, name: str, params: tuple[A.Param, ...]) -> _Env:
         key = (kind, name)
