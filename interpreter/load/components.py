@@ -13,6 +13,7 @@ from ruledsl.world import DataSource
 
 from .base import LoaderBase, _freeze
 from .misspelt_keys import check_misspelt_keys
+from .places_check import unlisted_places
 from .yamlsource import PositionMap
 
 
@@ -98,6 +99,12 @@ class ComponentsMixin(LoaderBase):
                                      f"'{name}' is {an(found[0].type)}: it cannot hold {an(kind)}")
             if names:
                 result[kind] = tuple(names)
+        state = data.get("state") or {}
+        others = {name for part, specs in state.items() if part not in ("seat", "global") for name in specs or {}}
+        self.diags.extend(unlisted_places(
+            getattr(self, "rule_trees", ()), self.ability_code, result,
+            {kind: pos.nearest(("components", kind, "places")) for kind in result},
+            {k: v[0].type for k, v in seat_fields.items()}, {k: v[0].type for k, v in global_fields.items()}, others))
         return result
 
     def ability_params(self, kind: str, ability: str, text: str, span: Span) -> tuple[A.Param, ...]:
