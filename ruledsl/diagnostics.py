@@ -129,7 +129,9 @@ def copies_hint(text: str, ids: Iterable[object]) -> str | None:
                       if i.startswith(f"{text}-") and i.rsplit("-", 1)[1].isdigit())
     if not numbered:
         return None
-    which = numbered[0][1] if len(numbered) == 1 else f"one of {numbered[0][1]} to {numbered[-1][1]}"
+    first, last = numbered[0][1], numbered[-1][1]
+    which = first if len(numbered) == 1 else f"{first} or {last}" if len(numbered) == 2 else \
+        f"one of {first} to {last}"
     return f"'{text}' stands for {len(numbered)} copies, each with its own id: write {which}"
 
 

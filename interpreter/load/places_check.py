@@ -33,23 +33,26 @@ def unlisted_places(trees: Iterable[A.RulesFile], abilities: Iterable[AbilityCod
     bodies += [body for code in abilities for body in code.bodies if body is not None]
     listed_anywhere = {name for listed in places.values() for name in listed}
     for body in bodies:
-        moved: set[str] = set()  # variables holding an item just taken out of a place
+        # Items taken out of a place, by the variable holding them: where the rules then add them.
+        moved: dict[str, list[tuple[A.Add, str]]] = {}
+        suspects: list[tuple[A.Node, str, str]] = []  # (rule, field, what the rule does)
         for node in _nodes(body):
-            if isinstance(node, A.Draw):
-                target, verb = node.source, "draw"
-            elif isinstance(node, A.Remove):
-                target, verb = node.target, "remove"
+            if isinstance(node, (A.Draw, A.Remove)):
+                target, verb = (node.source, "draw") if isinstance(node, A.Draw) else (node.target, "remove")
+                name = _field_name(target, seat_fields, global_fields, other_fields)
+                if name is not None and name in listed_anywhere:
+                    moved.update({var: [] for var in _taken(node)})
+                elif name is not None:
+                    suspects.append((node, name, verb))
             elif isinstance(node, A.Add) and isinstance(node.value, A.Name) and node.value.name in moved:
-                target, verb = node.target, "move"
-            else:
-                continue
-            name = _field_name(target, seat_fields, global_fields, other_fields)
-            if name is None:
-                continue
-            if name in listed_anywhere:
-                if verb != "move":
-                    moved |= _taken(node)
-                continue
+                name = _field_name(node.target, seat_fields, global_fields, other_fields)
+                if name is not None:
+                    moved[node.value.name].append((node, name))
+        for adds in moved.values():
+            # An item added to a place and also to another field is recorded there, not moved there.
+            if adds and not any(name in listed_anywhere for _, name in adds):
+                suspects.append((adds[0][0], adds[0][1], "move"))
+        for node, name, verb in suspects:
             t = seat_fields.get(name) or global_fields.get(name)
             for kind, listed in places.items():
                 if t is None or not _holds(t, kind) or (kind, name) in found:

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ruledsl.diagnostics import an, did_you_mean
+from ruledsl.diagnostics import an, copies_hint, did_you_mean
 from ruledsl.types import Type
 from ruledsl.world import Field
 
@@ -111,8 +111,9 @@ class Names:
         if not owners and "+" in head:
             owners = self._several(y, head)
         if not owners:
+            items = [i for kind, ids in self.ids.items() if kind != "node" for i in ids]
             raise Problem(y.span, "unknown-name", f"'{head}' is not a field, a seat, a node or an item",
-                          did_you_mean(head, [*world.global_fields, *self.seats, "seats", "nodes",
+                          copies_hint(head, items) or did_you_mean(head, [*world.global_fields, *self.seats, "seats", "nodes",
                                               *self.collections, *self.ids["node"]]))
         matches = [(owner, index) for owner, index in owners if field in self._fields(owner)]
         if not matches:
@@ -224,7 +225,7 @@ class Names:
             found = self.ids[kind].get(str(v)) if isinstance(v, (int, str)) and not isinstance(v, bool) else None
             if found is None:
                 raise Problem(y.span, "unknown-name", f"no {kind} has the id {_shown(v)}",
-                              did_you_mean(str(v), list(self.ids[kind])))
+                              copies_hint(str(v), self.ids[kind]) or did_you_mean(str(v), list(self.ids[kind])))
             return found
         if kind == "list" and isinstance(v, list):
             return [self.value(e, t.args[0]) for e in y.elements()]
