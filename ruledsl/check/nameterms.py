@@ -59,7 +59,7 @@ class Names:
     sources: list[Source] = field(default_factory=list)
     open: bool = False
     # The names of `data` by the table or attribute that holds them (data is their union).
-    by_source: dict[Source, set[str]] = field(default_factory=dict)
+    by_source: dict[Source, set[str]] = field(default_factory=dict, compare=False)
 
     def merge(self, other: "Names") -> None:
         """Take in what another class knows."""
