@@ -102,6 +102,8 @@ class Expressions(ExprCostMixin):
         # Expressions (by span) whose type comes from data or a declaration, and variables (by
         # id) made from one: where a type error about them can point (see provenance.py).
         self.origins: dict[Span, Origin] = {}
+        # Calls (by span) of one-expression formulas: the formula, and where its value is made.
+        self.made: dict[Span, tuple[str, Span]] = {}
         self._var_origins: dict[int, Origin] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -172,6 +174,9 @@ class Expressions(ExprCostMixin):
     def explain(self, span: Span, t: Type, declared: bool = True) -> tuple[Related, ...]:
         """Notes for a type error about the value at `span`: where its type `t` was written
         (`declared`: by a field's declaration too, not only by the values of data)."""
+        if span in self.made:
+            name, made = self.made[span]
+            return (Related(made, f"`{name}` gives {an(t)}: its value is made here"),)
         origin = self.origins.get(span)
         if origin is None or (origin.field is not None and not declared):
             return ()
@@ -685,6 +690,9 @@ class Expressions(ExprCostMixin):
         sig = self.formula_sig(e.name, e.name_span)
         if sig is not None:
             params, ret, fn = sig
+            body = self.inline_body(e.name)
+            if body is not None:
+                self.made[e.span] = (e.name, body[1].span)
             if len(e.args) != len(params):
                 return self.err(e.span, "arity", f"'{e.name}' takes {len(params)} value(s), got {len(e.args)}")
             codes = []
