@@ -213,3 +213,22 @@ def test_setup_names_are_checked_by_validate(tmp_path: Path, capsys: pytest.Capt
     code, out, _ = run(capsys, "validate", str(folder), "--no-play")
     assert code == 1
     assert f"{place(path, 'Ana.coin', 'Ana.coin')}: error[unknown-field]: seats have no field 'coin'" in out
+
+
+def test_a_setup_leaving_a_seat_no_option_fails_at_the_setup(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    folder = game_copy(tmp_path, ROOT / "examples" / "broken" / "schema-unknown-key")
+    yaml = folder / "game.yaml"
+    yaml.write_text(yaml.read_text(encoding="utf-8").replace("curency:", "currency:"), encoding="utf-8")
+    rules = folder / "market.rules"
+    # A seat with no money may not pass: it has nothing to choose.
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        '["pass"] + affordable(s)', '(["pass"] if s.money > 0 else []) + affordable(s)'), encoding="utf-8")
+    path = scenarios(folder, """\
+    scenarios:
+      - name: a penniless first seat
+        setup: {Ana.money: 0}
+    """)
+    code, out, _ = run(capsys, "test", str(folder))
+    assert code == 1
+    assert f"{place(path, 'Ana.money: 0', '{')}: error[expect-failed]: after setup, Ana has no option for 'good'" in out
