@@ -9,7 +9,8 @@ checked by `check.py`, what happens when it is played by `runner.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -130,9 +131,26 @@ def read_file(path: Path, shown: str) -> tuple[list[Scenario], list[Diagnostic],
     source = raw.decode("utf-8", errors="replace")
     data, pos, diags = load_yaml_bytes(raw, shown)
     if any(d.severity == "error" for d in diags):
-        return [], diags, source
+        return [], [_id_hint(d, source) for d in diags], source
     scenarios, problems = parse(data, pos)
     return scenarios, diags + problems, source
+
+
+_ENDS_AN_ID = re.compile(r"[\w-]:\s*([}\],].*|#.*)?$")
+
+
+def _id_hint(diag: Diagnostic, source: str) -> Diagnostic:
+    """A YAML error at the ':' that ends an option id (`Ana: offer:`) says how to write the id."""
+    lines = source.splitlines()
+    if diag.severity != "error" or not 0 < diag.span.line <= len(lines):
+        return diag
+    line = lines[diag.span.line - 1]
+    at = diag.span.column - 1
+    if not line[at:at + 1] == ":" or not _ENDS_AN_ID.match(line, at - 1):
+        return diag
+    word = re.search(r"[\w:-]*$", line[:at]).group()  # type: ignore[union-attr]  # always matches
+    return replace(diag, hint=f"an option id ending in ':' needs quotes after a key: \"{word}:\" (in a list, "
+                   "or as a step of its own, it needs none)")
 
 
 def parse(data: Any, pos: PositionMap) -> tuple[list[Scenario], list[Diagnostic]]:

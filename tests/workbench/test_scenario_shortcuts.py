@@ -232,3 +232,23 @@ def test_a_setup_leaving_a_seat_no_option_fails_at_the_setup(tmp_path: Path,
     code, out, _ = run(capsys, "test", str(folder))
     assert code == 1
     assert f"{place(path, 'Ana.money: 0', '{')}: error[expect-failed]: after setup, Ana has no option for 'good'" in out
+
+
+@pytest.mark.parametrize("answer", ["\n          Ana: offer:\n", " {Ana: offer:, Ben: offer:1}\n"])
+def test_an_id_ending_in_a_colon_after_a_key_gets_a_hint_to_quote_it(tmp_path: Path, answer: str,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # YAML itself refuses `Ana: offer:`: the message says how to write the id.
+    folder = game_copy(tmp_path)
+    scenarios(folder, HEAD + "    steps:\n      - play:" + answer)
+    code, out, _ = run(capsys, "validate", str(folder), "--no-play")
+    assert code == 1
+    assert "error[yaml-syntax]" in out
+    assert "(an option id ending in ':' needs quotes after a key: \"offer:\" (in a list, or as a step" in out
+
+
+def test_other_yaml_mistakes_keep_their_own_hint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = game_copy(tmp_path)
+    scenarios(folder, HEAD + "    steps:\n      - play: a: b\n")
+    code, out, _ = run(capsys, "validate", str(folder), "--no-play")
+    assert code == 1
+    assert "a value containing ': ' must be quoted" in out and "option id ending" not in out
