@@ -9,8 +9,8 @@ from ruledsl.types import Type, type_of_data, unify
 from ruledsl.world import DataSource
 
 from ..core.board import Board
-from .misspelt_keys import check_misspelt_keys
 from .base import LoaderBase, _freeze
+from .misspelt_keys import check_misspelt_keys
 from .yamlsource import PositionMap
 
 
