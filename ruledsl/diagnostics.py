@@ -123,6 +123,18 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{close[0]}'?" if close else None
 
 
+def copies_hint(text: str, ids: Iterable[object]) -> str | None:
+    """The hint for an item's id written without its copy number (`grain` for `grain-1`...), or None."""
+    numbered = sorted((int(i.rsplit("-", 1)[1]), i) for i in {str(x) for x in ids}
+                      if i.startswith(f"{text}-") and i.rsplit("-", 1)[1].isdigit())
+    if not numbered:
+        return None
+    first, last = numbered[0][1], numbered[-1][1]
+    which = first if len(numbered) == 1 else f"{first} or {last}" if len(numbered) == 2 else \
+        f"one of {first} to {last}"
+    return f"'{text}' stands for {len(numbered)} copies, each with its own id: write {which}"
+
+
 MAX_SHOWN_LINE = 160
 """The most characters of a source line quoted under a diagnostic; longer lines show a window."""
 MAX_MESSAGE = 400

@@ -25,7 +25,7 @@ class ChooseSpec:
     prompt_function: str = ""
     label_function: str = ""                 # the choice's `label` template, when it has one
     elem: Type = ANY                         # the options' type (bots walk option values with it)
-    options_function: str = ""               # for `by each`: the options of one seat, (c, L, seat)
+    options_function: str = ""               # the options of one seat from the locals, (c, L, seat)
     detail_function: str = ""                # the choice's `detail` template, when it has one
 
 
@@ -71,7 +71,7 @@ class ProgramCode:
     details: list[Callable[..., str] | None] = field(default_factory=list)
     # name -> (function taking the runtime then the arguments, parameter types, result type)
     formulas: dict[str, tuple[Callable[..., Any], list[Type], Type]] = field(default_factory=dict)
-    # by choice: its options for one seat from the locals, for `by each` choices (None for the others)
+    # by choice: its options for one seat from the locals (None for a program made before they were kept)
     option_functions: list[Callable[..., list[Any]] | None] = field(default_factory=list)
 
 

@@ -22,6 +22,8 @@ _YAML_KEPT = 24
 _YAML_READ: dict[tuple[str, str, bytes], tuple[Any, PositionMap, list[Diagnostic]]] = {}
 
 MAX_RULES_BYTES = 1024 * 1024
+MAX_DATA_NUMBER = 1_000_000_000
+"""The largest number (either sign) a table, attribute or initial value may hold."""
 
 
 def display_name(folder: Path, name: str) -> str:
@@ -132,6 +134,8 @@ class LoaderBase:
         if isinstance(value, float):
             self.diags.error(pos.nearest(path), "type", f"{value} is not a whole number",
                              "the rules language counts in whole numbers")
+        elif isinstance(value, int):
+            self.bounded_number(value, pos.nearest(path))
         elif isinstance(value, list):
             for i, item in enumerate(value):
                 self.whole_numbers(item, path + (i,), pos)
@@ -139,6 +143,15 @@ class LoaderBase:
             for key, item in value.items():
                 self.whole_numbers(item, path + (key,), pos)
 
+
+    def bounded_number(self, value: int, where: Span) -> None:
+        """A number of the data may count rounds, lengths or loops: one beyond any game's needs
+        would validate clean and then make the engine work (or keep records) without end."""
+        if abs(value) > MAX_DATA_NUMBER:
+            digits = len(str(abs(value)))
+            shown = str(value) if digits <= 15 else f"this {digits}-digit number"
+            self.diags.error(where, "too-large", f"{shown} is too large for a number of the game's data",
+                             f"numbers in the data are at most {MAX_DATA_NUMBER:,} either way")
 
     def column_type(self, kind: str, attr: str, column: tuple[Any, ...], ids: Sequence[Any],
                     source: DataSource, file_start: Span) -> Type:

@@ -10,6 +10,7 @@ from ruledsl.world import DataSource
 
 from ..core.board import Board
 from .base import LoaderBase, _freeze
+from .misspelt_keys import check_misspelt_keys
 from .yamlsource import PositionMap
 
 
@@ -38,6 +39,7 @@ class BoardMixin(LoaderBase):
             graph.add_node(nid, {k: v for k, v in node.items() if k != "id"})
             node_ids.append(nid)
             rows.append(i)
+        check_misspelt_keys(board["nodes"], "node", (), "nodes", bpos, self.diags)
         self.whole_numbers(board.get("edges") or [], ("edges",), bpos)
         for i, edge in enumerate(board.get("edges") or []):
             a, b, extra = (edge[0], edge[1], {}) if isinstance(edge, list) else (

@@ -12,6 +12,8 @@ from ruledsl.types import Type, type_of_data, unify
 from ruledsl.world import DataSource
 
 from .base import LoaderBase, _freeze
+from .misspelt_keys import check_misspelt_keys
+from .places_check import unlisted_places
 from .yamlsource import PositionMap
 
 
@@ -44,6 +46,7 @@ class ComponentsMixin(LoaderBase):
             params = {name: self.ability_params(kind, name, text, pos.nearest(("components", kind, "abilities", name)))
                       for name, text in declared.items()}
             bodies: dict[str, list[A.Phase | None]] = {name: [] for name in declared}
+            check_misspelt_keys(items["items"], kind, list(declared), "items", ipos, self.diags)
             for i, item in enumerate(items["items"]):
                 self.whole_numbers(item, ("items", i), ipos)
                 copies = item.get("copies", 1)
@@ -96,6 +99,12 @@ class ComponentsMixin(LoaderBase):
                                      f"'{name}' is {an(found[0].type)}: it cannot hold {an(kind)}")
             if names:
                 result[kind] = tuple(names)
+        state = data.get("state") or {}
+        others = {name for part, specs in state.items() if part not in ("seat", "global") for name in specs or {}}
+        self.diags.extend(unlisted_places(
+            getattr(self, "rule_trees", ()), self.ability_code, result,
+            {kind: pos.nearest(("components", kind, "places")) for kind in result},
+            {k: v[0].type for k, v in seat_fields.items()}, {k: v[0].type for k, v in global_fields.items()}, others))
         return result
 
     def ability_params(self, kind: str, ability: str, text: str, span: Span) -> tuple[A.Param, ...]:

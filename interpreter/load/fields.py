@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ruledsl.diagnostics import an
+from ruledsl.diagnostics import an, copies_hint
 from ruledsl.types import Type, TypeSyntaxError, parse_type
 from ruledsl.world import Field
 
@@ -69,8 +69,11 @@ class FieldsMixin(LoaderBase):
               "any": lambda v: True}.get(kind, lambda v: isinstance(v, (int, str)) and v in self.indexes.get(kind, {}))
         if not ok(value):
             extra = f" (no {kind} has this id)" if kind in self.indexes else ""
-            self.diags.error(span, "type", f"the initial value {value!r} is not {an(t)}{extra}")
+            hint = copies_hint(str(value), self.indexes[kind]) if kind in self.indexes else None
+            self.diags.error(span, "type", f"the initial value {value!r} is not {an(t)}{extra}", hint)
             return None
+        if kind == "int":
+            self.bounded_number(value, span)
         if kind in self.indexes:
             return self.indexes[kind][value]
         if kind == "tuple":
@@ -84,6 +87,9 @@ class FieldsMixin(LoaderBase):
         if kind == "list":
             return [self.convert(v, t.args[0], path + (i,), pos, index) for i, v in enumerate(value)]
         if kind == "map":
+            keys = t.args[0].names
+            for k in value if keys else ():
+                self.check_name(self.name_sets[keys], k, pos.key_span(path + (k,)) or pos.nearest(path + (k,)))
             return {str(k): self.convert(v, t.args[1], path + (k,), pos, index) for k, v in value.items()}
         return value
 

@@ -39,4 +39,5 @@ class RulesFilesMixin(LoaderBase):
             self.diags.extend(diags)
             if tree is not None:
                 files.append(tree)
+        self.rule_trees = files
         return files

@@ -86,7 +86,11 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, deadline: float 
         while state["result"] is None:
             made = state["decisions"]
             if made >= cap:
-                return finding("no-end", f"the game did not end within {cap:,} decisions", None, made)
+                # Shown at the choice the game keeps asking, in the loop that does not end, rather
+                # than at `start:`, which says nothing of where the game goes round.
+                asking = engine.program.chooses[state["pending"]["spec"]].span
+                return finding("no-end", f"the game did not end within {cap:,} decisions: it was still asking "
+                               "this choice", asking, made)
             if deadline is not None and time.process_time() > deadline:
                 return finding("no-end", f"the game did not end in the time allowed ({made:,} decisions played)",
                                None, made, "warning")

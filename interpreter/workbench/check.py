@@ -58,7 +58,8 @@ def check_scenario(game: Game, scenario: Scenario) -> list[Diagnostic]:
         found.append(Diagnostic(scenario.variant.span if scenario.variant else scenario.span, "unknown-name",
                                 f"{game.title} has no variant '{variant}'", "error", hint))
     checker = _Checker(game, Names(game, seat_names(game, scenario)))
-    for part in (*scenario.chance, *scenario.steps):
+    setup = (scenario.setup,) if scenario.setup is not None else ()
+    for part in (*scenario.chance, *setup, *scenario.steps):
         found += checker.step(part)
     return found
 
@@ -178,7 +179,7 @@ class _Checker:
         elif key == "fields":
             for path, value in part.items():
                 yield from self._try(lambda: self.assignment(path, value, edits=False))
-        elif key == "events":
+        elif key in ("events", "events_in_any_order"):
             for e in part.elements():
                 yield from self._try(lambda: self.event(e))
         elif key == "no_events":

@@ -1,4 +1,5 @@
-"""Expected events against the log: in order, others allowed between them (a subsequence).
+"""Expected events against the log: in order, others allowed between them (a subsequence), or on
+request in any order (each expected event matches an event of its own).
 
 An expected event is its kind (`payout`) or its kind with some of its data
 (`visit: {seat: Ben, points: 2}`): the fields written must be equal, the others are not looked at.
@@ -27,18 +28,24 @@ class EventMatcher:
         self.events = events
         self.matched: set[int] = set()
 
-    def match(self, expected: Y) -> list[Failure]:
-        """Failures of `events:` (at most one: the first expected event not found in order)."""
+    def match(self, expected: Y, in_order: bool = True) -> list[Failure]:
+        """Failures of `events:` (at most one: the first expected event not found in order), or of
+        `events_in_any_order:` (`in_order` false: every expected event that no event of its own fits)."""
         at = 0
+        failures = []
         for y in expected.elements():
             kind, data = _parts(y.value)
-            found = next((i for i in range(at, len(self.events)) if self._fits(self.events[i], kind, data)), None)
+            found = next((i for i in range(at, len(self.events))
+                          if i not in self.matched and self._fits(self.events[i], kind, data)), None)
             if found is None:
-                return [Failure(Diagnostic(y.span, "expect-failed", self._missing(kind, data)),
-                                self._nearby(kind))]
+                failures.append(Failure(Diagnostic(y.span, "expect-failed", self._missing(kind, data, in_order)),
+                                        self._nearby(kind)))
+                if in_order:
+                    return failures
+                continue
             self.matched.add(found)
-            at = found + 1
-        return []
+            at = found + 1 if in_order else 0
+        return failures
 
     def absent(self, kinds: Y) -> list[Failure]:
         """Failures of `no_events:`: an event of one of these kinds that `events:` did not expect."""
@@ -57,10 +64,12 @@ class EventMatcher:
         data = event.get("data") or {}
         return f"{event['kind']} {shown(data)}" if data else str(event["kind"])
 
-    def _missing(self, kind: str, data: dict[str, Any]) -> str:
+    def _missing(self, kind: str, data: dict[str, Any], in_order: bool = True) -> str:
         wanted = f"{kind} {shown(data)}" if data else kind
         before = len(self.matched)
-        later = f" (after the {before} event(s) matched before it)" if before else ""
+        later = f" (after the {before} event(s) matched before it)" if before and in_order else ""
+        if before and not in_order:
+            later = f" (besides the {before} event(s) already matched)"
         return f"no event {wanted} since the last check of events{later}"
 
     def _nearby(self, kind: str) -> tuple[str, ...]:

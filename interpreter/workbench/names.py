@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ruledsl.diagnostics import an, did_you_mean
+from ruledsl.diagnostics import an, copies_hint, did_you_mean
 from ruledsl.types import Type
 from ruledsl.world import Field
 
@@ -108,9 +108,12 @@ class Names:
                           or "a seat's, node's or item's field is written WHO.FIELD, like Ana.money")
         field, keys = rest[0], rest[1:]
         owners = self._owners(head)
+        if not owners and "+" in head:
+            owners = self._several(y, head)
         if not owners:
+            items = [i for kind, ids in self.ids.items() if kind != "node" for i in ids]
             raise Problem(y.span, "unknown-name", f"'{head}' is not a field, a seat, a node or an item",
-                          did_you_mean(head, [*world.global_fields, *self.seats, "seats", "nodes",
+                          copies_hint(head, items) or did_you_mean(head, [*world.global_fields, *self.seats, "seats", "nodes",
                                               *self.collections, *self.ids["node"]]))
         matches = [(owner, index) for owner, index in owners if field in self._fields(owner)]
         if not matches:
@@ -132,6 +135,19 @@ class Names:
         if owner == "seat":
             return self.seats[index]
         return str(self.id_lists[owner][index])
+
+    def _several(self, y: Y, head: str) -> list[tuple[str, int | None]]:
+        """The owners of a path naming several seats, nodes or items joined by '+' (`a1+a2+a3.owner`)."""
+        found: list[tuple[str, int | None]] = []
+        for part in head.split("+"):
+            owners = self._owners(part) if part not in ("seats", "nodes", *self.collections) else []
+            if not owners:
+                raise Problem(y.span, "unknown-name", f"'{part}' (in '{head}') is not a seat, a node or an item",
+                              did_you_mean(part, [*self.seats, *self.ids["node"],
+                                                  *(i for k, ids in self.ids.items() if k != "node" for i in ids)])
+                              or "ids joined by '+' name several seats, nodes or items")
+            found += [o for o in owners if o not in found]
+        return found
 
     def _owners(self, head: str) -> list[tuple[str, int | None]]:
         """Who a path's first part may be: (owner, index) pairs; every one for seats./nodes./collections."""
@@ -209,7 +225,7 @@ class Names:
             found = self.ids[kind].get(str(v)) if isinstance(v, (int, str)) and not isinstance(v, bool) else None
             if found is None:
                 raise Problem(y.span, "unknown-name", f"no {kind} has the id {_shown(v)}",
-                              did_you_mean(str(v), list(self.ids[kind])))
+                              copies_hint(str(v), self.ids[kind]) or did_you_mean(str(v), list(self.ids[kind])))
             return found
         if kind == "list" and isinstance(v, list):
             return [self.value(e, t.args[0]) for e in y.elements()]

@@ -72,6 +72,8 @@ class Run:
             except RuleError as err:
                 raise _rule_error(sc.span, "the rules stopped while the game was set up", err) from None
             self._chance_problems()
+            if sc.setup is not None:
+                self.setup(sc.setup)
             for step in sc.steps:
                 self.step(step)
         except Stop as stop:
@@ -95,7 +97,7 @@ class Run:
                 self.auto(step)
             elif isinstance(step, Expect):
                 failures = self.expect(step)
-                if any(key in ("events", "no_events") for key, _ in step.checks):
+                if any(key in ("events", "events_in_any_order", "no_events") for key, _ in step.checks):
                     self.mark = len(self.state["log"])
                 if failures:
                     raise Stop(failures)
@@ -179,6 +181,47 @@ class Run:
         what = "the game did not end" if step.until.value == AUTO_END else f"'{step.until.value}' was not asked"
         raise _fail(step.y.span, "expect-failed", f"{what} within {MAX_AUTO:,} decisions")
 
+    def setup(self, step: SetFields) -> None:
+        """Set fields as if the game had been in this position when its first decision was made:
+        the pending decision's options are worked out again from the new state."""
+        if self.engine.is_over(self.state):
+            raise _fail(step.y.span, "expect-failed", "the game ended before its first decision: there is "
+                        "nothing to set up")
+        self.step(step)
+        p = self.state["pending"]
+        spec = self.game.program.chooses[p["spec"]]
+        options_of = self.game.program.option_functions[p["spec"]]
+        if options_of is None:
+            return
+        runtime = self.engine.runtime
+        runtime.bind(self.state)
+        frame = self.state["stack"][-1][2]
+        try:
+            options = [list(options_of(runtime, frame, s)) for s in p["seats"]]
+        except Exception as err:  # the rules' own error, as the engine would report it while playing
+            raise _rule_error(step.y.span, f"the options of '{spec.var}' cannot be worked out after setup",
+                              self.engine._locate(err)) from None
+        for seat, offered in zip(p["seats"], options):
+            if not offered:
+                raise _fail(step.y.span, "expect-failed", f"after setup, {self.names.seats[seat]} has no option "
+                            f"for '{spec.var}'")
+        p["options"] = options
+        p["done"] = [len(o) == 1 for o in options]
+        p["answers"] = [o[0] if len(o) == 1 else None for o in options]
+        p["left"] = p["done"].count(False)
+        if p["left"] == 0:
+            # The rules take a single option without asking: so does a setup that leaves one.
+            last = len(options) - 1
+            p["done"][last], p["answers"][last], p["left"] = False, None, 1
+            d = self.engine.pending(self.state)
+            assert isinstance(d, Decision)
+            seat = p["seats"][last]
+            try:
+                self.engine.apply_inplace(self.state, d.options(seat)[0].id, seat)
+            except RuleError as err:
+                raise _rule_error(step.y.span, "the rules stopped with an error after setup", err) from None
+            self._chance_problems()
+
     def set_fields(self, step: SetFields) -> None:
         """Change the state's fields, in the order written, keeping pieces in one place each."""
         placing = PlacingStep()
@@ -222,6 +265,8 @@ class Run:
         events = EventMatcher(self.names, self.state["log"][self.mark:])
         if any(key == "events" for key, _ in step.checks):
             failures += events.match(dict(step.checks)["events"])
+        if any(key == "events_in_any_order" for key, _ in step.checks):
+            failures += events.match(dict(step.checks)["events_in_any_order"], in_order=False)
         for key, part in step.checks:
             try:
                 if key == "decision":

@@ -1,7 +1,7 @@
 """Scenario files (`GAME/tests/*.yaml`): their shape, read into steps that keep their positions.
 
 A file holds a list of scenarios; each sets up a game (seats, seed, names, variant, fixed chance,
-fields set at the first decision) and lists steps: choices to play, fields to set, dice and
+fields set before the first decision is computed, or once it is) and lists steps: choices to play, fields to set, dice and
 shuffles to fix, decisions to answer automatically, and what to expect. docs/scenarios.md
 describes the format; this module checks only its shape. What the names mean in the game is
 checked by `check.py`, what happens when it is played by `runner.py`.
@@ -9,7 +9,8 @@ checked by `check.py`, what happens when it is played by `runner.py`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,10 @@ from .where import Problem, Y, kind_of
 
 FILE_KEYS = ("about", "shared", "defaults", "scenarios")
 DEFAULT_KEYS = ("seats", "seed", "names", "variant")
-SCENARIO_KEYS = ("name", *DEFAULT_KEYS, "roll", "shuffle", "set", "steps", "known_failure")
+SCENARIO_KEYS = ("name", *DEFAULT_KEYS, "roll", "shuffle", "setup", "set", "steps", "known_failure")
 STEP_KEYS = ("play", "set", "roll", "shuffle", "auto", "expect")
-EXPECT_KEYS = ("decision", "asks", "options", "offered", "not_offered", "fields", "events", "no_events",
+EXPECT_KEYS = ("decision", "asks", "options", "offered", "not_offered", "fields", "events",
+               "events_in_any_order", "no_events",
                "winners")
 MAX_AUTO = 100_000
 AUTO_END = "end"         # `auto: end` plays the game to its end (`end` cannot name a decision)
@@ -104,6 +106,7 @@ class Scenario:
     chance: tuple[Chance, ...]
     steps: tuple[Step, ...]
     known_failure: Y | None = None     # why the game does not do this yet: the scenario must fail
+    setup: SetFields | None = None     # fields set before the first decision's options are computed
 
     @property
     def span(self) -> Span:
@@ -128,9 +131,26 @@ def read_file(path: Path, shown: str) -> tuple[list[Scenario], list[Diagnostic],
     source = raw.decode("utf-8", errors="replace")
     data, pos, diags = load_yaml_bytes(raw, shown)
     if any(d.severity == "error" for d in diags):
-        return [], diags, source
+        return [], [_id_hint(d, source) for d in diags], source
     scenarios, problems = parse(data, pos)
     return scenarios, diags + problems, source
+
+
+_ENDS_AN_ID = re.compile(r"[\w-]:\s*([}\],].*|#.*)?$")
+
+
+def _id_hint(diag: Diagnostic, source: str) -> Diagnostic:
+    """A YAML error at the ':' that ends an option id (`Ana: offer:`) says how to write the id."""
+    lines = source.splitlines()
+    if diag.severity != "error" or not 0 < diag.span.line <= len(lines):
+        return diag
+    line = lines[diag.span.line - 1]
+    at = diag.span.column - 1
+    if not line[at:at + 1] == ":" or not _ENDS_AN_ID.match(line, at - 1):
+        return diag
+    word = re.search(r"[\w:-]*$", line[:at]).group()  # type: ignore[union-attr]  # always matches
+    return replace(diag, hint=f"an option id ending in ':' needs quotes after a key: \"{word}:\" (in a list, "
+                   "or as a step of its own, it needs none)")
 
 
 def parse(data: Any, pos: PositionMap) -> tuple[list[Scenario], list[Diagnostic]]:
@@ -199,11 +219,12 @@ def _scenario(y: Y, defaults: Y | None) -> Scenario:
         steps.append(_set(y.at("set")))
     if "steps" in y.value:
         steps.extend(_step(s) for s in _flat(_list(y.at("steps"), "steps")))
+    setup_fields = _set(y.at("setup")) if "setup" in y.value else None
     known = y.at("known_failure") if "known_failure" in y.value else None
     if known is not None:
         _text(known, "the reason the game fails this scenario today")
     return Scenario(name.pos.file, name.value.strip(), y, seats, seed, names, variant, tuple(chance), tuple(steps),
-                    known)
+                    known, setup_fields)
 
 
 def _flat(steps: Y) -> list[Y]:
@@ -214,7 +235,28 @@ def _flat(steps: Y) -> list[Y]:
     return found
 
 
+def bare_id(value: Any) -> str | None:
+    """An option id ending in ':' written unquoted (`- offer:`), which YAML reads as a mapping of
+    one key to nothing: the id as written, else None."""
+    if isinstance(value, dict) and len(value) == 1:
+        (key, part), = value.items()
+        if isinstance(key, str) and part is None:
+            return f"{key}:"
+    return None
+
+
+def _ids_as_written(y: Y) -> None:
+    """Turn each unquoted id ending in ':' of a list of option ids back into its text, in place."""
+    lists = list(y.value.values()) if isinstance(y.value, dict) else [y.value]
+    for ids in lists:
+        for i, value in enumerate(ids if isinstance(ids, list) else ()):
+            ids[i] = bare_id(value) or value
+
+
 def _step(y: Y) -> Step:
+    written = bare_id(y.value)
+    if written is not None and written[:-1] not in STEP_KEYS:
+        y = Y(written, y.path, y.pos)
     if isinstance(y.value, str):
         return Play((Answer(None, y),), y)
     if not isinstance(y.value, dict) or len(y.value) != 1:
@@ -241,6 +283,8 @@ def _step(y: Y) -> Step:
 
 def _play(y: Y) -> Play:
     answers: list[Answer] = []
+    if isinstance(y.value, list):
+        _ids_as_written(y)
     items = list(y.elements()) if isinstance(y.value, list) else [y]
     for item in items:
         if isinstance(item.value, str):
@@ -287,11 +331,12 @@ def _expect(y: Y) -> Expect:
     _mapping(y, EXPECT_KEYS, "expect")
     checks = []
     for key, part in y.items():
-        if key.value in ("asks", "events", "no_events", "winners"):
+        if key.value in ("asks", "events", "events_in_any_order", "no_events", "winners"):
             _list(part, str(key.value))
         elif key.value in ("options", "offered", "not_offered"):
             if not isinstance(part.value, (list, dict)):
                 raise Problem(part.span, "schema", f"{key.value}: a list of option ids, or seat: list pairs")
+            _ids_as_written(part)
         elif key.value == "fields":
             _mapping(part, None, "fields")
         elif key.value == "decision":

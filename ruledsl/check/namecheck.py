@@ -20,11 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..diagnostics import Diagnostic, Related, Span, did_you_mean
+from ..diagnostics import Diagnostic, Related, Span, copies_hint, did_you_mean
 from ..program import AbilityCode
 from ..syntax import ast as A
 from ..types import Type, TypeSyntaxError, parse_type
 from ..world import Field, NameSet, World
+from .datanames import check_table_names
 from .nameterms import (
     Names,
     Source,
@@ -131,7 +132,8 @@ class NameCheck:
                     self._block(formula.body, env, ("formula", name))
             for name, phase in self.phases.items():
                 self._block(phase.body, self._enter("phase", name, phase.params), ("phase", name))
-        return NameReport(self._report(already), self._options())
+        in_data = [d for d in check_table_names(self.data.values(), self.world) if d.span not in already]
+        return NameReport(self._report(already) + in_data, self._options())
 
     def _enter(self, kind: str, name: str, params: tuple[A.Param, ...]) -> _Env:
         key = (kind, name)
@@ -608,7 +610,7 @@ class NameCheck:
     def _diagnostic(self, use: _Use, names: Names, allowed: set[str]) -> Diagnostic:
         source = sorted(names.sources, key=lambda s: _SOURCE_ORDER.index(s.kind))[0]
         shown = sorted(allowed)
-        hint = did_you_mean(use.text, shown) or (
+        hint = copies_hint(use.text, shown) or did_you_mean(use.text, shown) or (
             f"the names here are {', '.join(shown)}" if len(shown) <= _LISTED else None)
         notes: list[Related] = []
         joined = use.term.joined()

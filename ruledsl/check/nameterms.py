@@ -58,6 +58,8 @@ class Names:
     stores: set[str] = field(default_factory=set)
     sources: list[Source] = field(default_factory=list)
     open: bool = False
+    # The names of `data` by the table or attribute that holds them (data is their union).
+    by_source: dict[Source, set[str]] = field(default_factory=dict, compare=False)
 
     def merge(self, other: "Names") -> None:
         """Take in what another class knows."""
@@ -66,6 +68,8 @@ class Names:
             mine |= theirs
         self.sources += [s for s in other.sources if s not in self.sources]
         self.open = self.open or other.open
+        for source, names in other.by_source.items():
+            self.by_source.setdefault(source, set()).update(names)
 
     @property
     def known(self) -> bool:
@@ -199,7 +203,7 @@ def from_data(value: object, source: Source) -> Term:
     """The term of fixed data (a table, an attribute's values): every text in it is a name of
     its place, complete; maps keep their keys' terms and each entry's own shape."""
     if isinstance(value, str):
-        return text(Names(data={value}, sources=[source]))
+        return text(Names(data={value}, sources=[source], by_source={source: {value}}))
     if isinstance(value, bool):
         return opaque("bool")
     if isinstance(value, int):

@@ -10,7 +10,7 @@ from ..budget import cost
 from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
 from ..check.provenance import EVERY, Origin, explain
-from ..diagnostics import DiagnosticBag, Related, Span, an, did_you_mean
+from ..diagnostics import DiagnosticBag, Related, Span, an, copies_hint, did_you_mean
 from ..opt.bounds import Calls, bound, sum_bound
 from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from ..opt.hoist import Hoister
@@ -47,6 +47,14 @@ BUILTINS: dict[str, tuple[int, int]] = {
     "get": (3, 3), "keys": (1, 1), "str": (1, 1), "follow": (3, 3), "exits": (2, 2), "unique_by": (2, 2),
 }
 CONSTANTS = ("seats", "nodes")
+# Words a designer brings from other languages, with what this one says instead (message, hint).
+_WORDS_OF_OTHER_LANGUAGES = {
+    "continue": ("the rules language has no 'continue'",
+                 "put the rest of the loop under 'if not (...):', or visit only the wanted elements: "
+                 "for x in [x for x in xs if ...]"),
+    "this": ("'this' is the item whose ability is running: only an ability's code has it",
+             "in a phase or formula, name the item with a parameter: phase use(c: {kind})"),
+}
 KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "for", "let", "phase",
             "formula", "run", "return", "end", "winners", "log", "pay", "gain", "shuffle", "draw",
             "add", "remove", "choose", "from", "by", "each", "secret", "pass", "break", "while",
@@ -97,6 +105,8 @@ class Expressions(ExprCostMixin):
         # Expressions (by span) whose type comes from data or a declaration, and variables (by
         # id) made from one: where a type error about them can point (see provenance.py).
         self.origins: dict[Span, Origin] = {}
+        # Calls (by span) of one-expression formulas: the formula, and where its value is made.
+        self.made: dict[Span, tuple[str, Span]] = {}
         self._var_origins: dict[int, Origin] = {}
 
     # ------------------------------------------------------------------ helpers
@@ -167,6 +177,9 @@ class Expressions(ExprCostMixin):
     def explain(self, span: Span, t: Type, declared: bool = True) -> tuple[Related, ...]:
         """Notes for a type error about the value at `span`: where its type `t` was written
         (`declared`: by a field's declaration too, not only by the values of data)."""
+        if span in self.made:
+            name, made = self.made[span]
+            return (Related(made, f"`{name}` gives {an(t)}: its value is made here"),)
         origin = self.origins.get(span)
         if origin is None or (origin.field is not None and not declared):
             return ()
@@ -373,6 +386,10 @@ class Expressions(ExprCostMixin):
                         list_of(Type(component.name)))
         if e.name in BUILTINS or e.name in self.formula_names():
             return self.err(e.span, "unknown-name", f"'{e.name}' is a function: call it with ( )")
+        if e.name in _WORDS_OF_OTHER_LANGUAGES:
+            message, hint = _WORDS_OF_OTHER_LANGUAGES[e.name]
+            kind = next(iter(w.components), "card")
+            return self.err(e.span, "unknown-name", message, hint.format(kind=kind))
         candidates = (list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
                       + [c.collection for c in w.components.values()])
         return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
@@ -578,6 +595,12 @@ class Expressions(ExprCostMixin):
         c = self.cond(e.cond, scope)
         a, ta = self.expr(e.then, scope)
         b, tb = self.expr(e.orelse, scope)
+        if disagree(ta, tb):
+            # unify would make the value `any`, and the mistake would surface where it is used,
+            # in Python's words, or only in play: it is made here.
+            return self.err(e.span, "type", f"the two branches of this 'if ... else' give different kinds of "
+                            f"value: {an(ta)} and {an(tb)}", "give both branches the same type",
+                            related=self.explain(e.then.span, ta) + self.explain(e.orelse.span, tb))
         return (f"({a} if {c} else {b})", unify(ta, tb))
 
     def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
@@ -673,6 +696,9 @@ class Expressions(ExprCostMixin):
         sig = self.formula_sig(e.name, e.name_span)
         if sig is not None:
             params, ret, fn = sig
+            body = self.inline_body(e.name)
+            if body is not None:
+                self.made[e.span] = (e.name, body[1].span)
             if len(e.args) != len(params):
                 return self.err(e.span, "arity", f"'{e.name}' takes {len(params)} value(s), got {len(e.args)}")
             codes = []
@@ -967,6 +993,16 @@ def _literal(e: A.Expr) -> object:
     return _UNKNOWN
 
 
+def disagree(a: Type, b: Type) -> bool:
+    """Do two known types have nothing in common (a list and a number)? None and any agree with all."""
+    if a.kind in ("none", "any") or b.kind in ("none", "any"):
+        return False
+    if a.kind != b.kind:
+        return True
+    return len(a.args) != len(b.args) or any(disagree(x, y) for x, y in zip(a.args, b.args))
+
+
 def _among(value: object, shown: list[str], intro: str) -> str | None:
     """A hint for a value that is not one of `shown`: the closest one, or all of them when few."""
-    return did_you_mean(str(value), shown) or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None)
+    return (copies_hint(str(value), shown) or did_you_mean(str(value), shown)
+            or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None))

@@ -14,7 +14,7 @@ from ..opt.mutation import changed_names
 from ..syntax import ast as A
 from ..types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
 from .codegen import _fresh, _Function, _Loop, copy_code, flat
-from .exprgen import COUNT_WORK_ON, Code
+from .exprgen import COUNT_WORK_ON, Code, disagree
 from .kept import KEPT
 from .scope import Scope
 
@@ -402,6 +402,7 @@ class StatementsMixin(BudgetMixin):
                 self.diags.error(s.span, "no-return", "a formula's return needs a value")
                 return
             code, t = self.exprs.expr(s.value, scope)
+            self._returns_agree(s, t, "formula")
             self.returns.append(t)
             fn.emit(f"return {code}", s.span)
             return
@@ -410,12 +411,22 @@ class StatementsMixin(BudgetMixin):
             fn.emit("return -1" if context == "resumable" else "return", s.span)
             return
         code, t = self._value(s.value, scope)
+        self._returns_agree(s, t, "phase")
         self.returns.append(t)
         if context == "resumable":
             fn.emit(f"c.returned = {code}", s.span)
             fn.emit("return -1", s.span)
         else:
             fn.emit(f"return {code}", s.span)
+
+    def _returns_agree(self, s: A.Return, t: Type, what: str) -> None:
+        """A value given back with another type than an earlier `return` gave is reported here, where
+        it is made: unified, the two would make `any`, and the mistake would surface where the value
+        is used, or only in play."""
+        other = next((r for r in self.returns if disagree(r, t)), None)
+        if other is not None and s.value is not None:
+            self.diags.error(s.value.span, "type", f"this return gives {an(t)}, where an earlier return of the "
+                             f"{what} gives {an(other)}", f"every return of a {what} gives the same type")
 
     def _bare_value(self, s: A.ExprStmt, scope: Scope) -> None:
         """A value alone on a line does nothing: say what the designer probably meant."""
@@ -424,7 +435,10 @@ class StatementsMixin(BudgetMixin):
             self.diags.error(e.span, "no-effect", f"'{e.name}' is a phase: start it with 'run'",
                              f"write: run {e.name}(...)")
             return
+        found_before = len(self.diags.items)
         self._value(e, scope)
+        if isinstance(e, A.Name) and len(self.diags.items) > found_before:
+            return  # an unknown word alone on a line (`continue`): its own message says it all
         if isinstance(e, A.Call) and e.name in self.formulas:
             self.diags.error(e.span, "formula-as-statement",
                              f"formula '{e.name}' computes a value, which is thrown away here: "

@@ -139,6 +139,11 @@ class WaitingMixin(BudgetMixin):
             call = f"c.choose({spec_id}, L, {by}, {opts})"
             seat_param = "_seat"
             label_scope = scope
+            # The same options as a function of the locals: a scenario's `setup` changes the state
+            # a pending first decision was computed from, and asks for its options again.
+            options_function = _Function(f"_O{spec_id}", f"c, L, {seat_param}")
+            options_function.emit(f"return {opts}", s.options.span)
+            self.functions.append(options_function)
         else:
             seats, st = self.exprs.expr(s.by, scope)
             if not assignable(list_of(SEAT), st):
@@ -175,7 +180,7 @@ class WaitingMixin(BudgetMixin):
         self.chooses.append(ChooseSpec(s.var, R.make_formatter(elem, nids, comps),
                                        R.make_identifier(elem, nids, comps),
                                        s.secret, s.each_var is not None, s.span, prompt_fn, label_fn, elem,
-                                       f"_O{spec_id}" if s.each_var is not None else "", detail_fn))
+                                       f"_O{spec_id}", detail_fn))
         self._declare(s.var, var_type, s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)

@@ -568,6 +568,10 @@ def _syntax_diagnostic(err: UnexpectedInput, file: str, source: str, line0: int,
         return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
                           "this line is indented more than the one before it",
                           hint="only the lines after a ':' are indented")
+    if tok.type == "ASSIGN_OP" and str(tok) == "=" and "COMP_OP" in expected:
+        return Diagnostic(_shift(file, line, col, line0, col0), "syntax",
+                          "'=' stores a value and cannot stand inside an expression",
+                          hint="to compare two values, write '=='")
     opened = _unclosed_bracket(source)
     if opened and (opened[1] < line or tok.type in ("_DEDENT", "$END")):
         return Diagnostic(_shift(file, opened[1], opened[2], line0, col0), "syntax",

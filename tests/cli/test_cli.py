@@ -31,8 +31,9 @@ def test_validate_plays_a_few_games_unless_told_not_to(tmp_path: Path, capsys: p
     _tiny(tmp_path, "phase main:\n    while true:\n        choose x from [1, 2] by seats[0]\n"
                     "        log \"{x}\"\n    end winners seats\n")
     code, out, _ = run(capsys, "validate", "--fuzz-cap", "100", str(tmp_path))
-    assert code == 1 and "error[no-end]: the game did not end within 100 decisions (2 seats, seed 0)" in out
-    assert "start: main" in out  # shown where game.yaml names the start phase
+    assert code == 1 and ("main.rules:3:9: error[no-end]: the game did not end within 100 decisions: it was "
+                          "still asking this choice (2 seats, seed 0)") in out
+    assert "choose x from [1, 2]" in out  # shown at the choice the endless loop keeps asking
     assert "FAILED (1 error(s), 0 warning(s), 1 game(s) played," in out
     code, out, _ = run(capsys, "validate", "--no-play", str(tmp_path))
     assert code == 0 and "ok (0 error(s), 0 warning(s), " in out and "played" not in out

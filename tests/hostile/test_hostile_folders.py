@@ -264,7 +264,7 @@ def _(folder: Path, outside: Path) -> None:
                  "        choose x from [1, 2] by seats[0] \"{names[i]}?\"\n        log \"{x}\"\n" + END)
 
 
-@case("Downtown without 'run place(lot, winner)'", ("no-end", "game.yaml"))
+@case("Downtown without 'run place(lot, winner)'", ("no-end", "buying.rules"))
 def _(folder: Path, outside: Path) -> None:
     shutil.rmtree(folder)
     shutil.copytree(ROOT / "games" / "downtown", folder)
