@@ -471,79 +471,100 @@ class Expressions(ExprCostMixin):
             self._trace(e, parent.part(_label(e), step))
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
+        """Both sides generated, then the operator's own typing rule and code (`_BINARY`)."""
         arith = e.op in ("+", "-", "*")
         self._in_arith = arith
-        a, ta = self.expr(e.left, scope)
+        left = self.expr(e.left, scope)
         self._in_arith = arith
         if e.op in ("in", "not in"):
-            self._member = ta
-            b, tb = self.read(e.right, scope)
+            self._member = left[1]
+            right = self.read(e.right, scope)
         else:
-            b, tb = self.expr(e.right, scope)
-        op = e.op
-        if op in ("and", "or"):
-            self.check(ta, ("bool",), e.left.span, f"the left side of '{op}'")
-            self.check(tb, ("bool",), e.right.span, f"the right side of '{op}'")
-            return (f"({a} {op} {b})", BOOL)
-        if op in ("==", "!="):
-            kinds = {ta.kind, tb.kind}
-            things = kinds & ({"node"} | set(self.world.components))
-            if things and kinds & {"int", "str"}:
-                thing = sorted(things)[0]
-                self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
-                                   "always " + ("false" if op == "==" else "true"),
-                                   f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
-            elif kinds == {"seat", "int"}:
-                pass  # seats are numbered from 0: `s == 0` is the first seat
-            elif not kinds & {"any", "none"} and len(kinds) == 2:
-                self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
-                                   + ("false" if op == "==" else "true"))
-            else:
-                self._check_value(e.left, e.right)
-                self._check_value(e.right, e.left)
-            if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
-                return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
-            return (f"({a} {op} {b})", BOOL)
-        if op in ("<", "<=", ">", ">="):
-            left = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
-            right = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
-            if left and right and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
-                # The side whose type comes from the values of data is the likely mistake.
-                data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
-                self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
-                         related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
-            return (f"({a} {op} {b})", BOOL)
-        if op in ("in", "not in"):
-            self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
-            if isinstance(e.right, A.ListLit):
-                for item in e.right.items:
-                    self._check_value(e.left, item)
-            fixed = fixed_value(e.right, self.resolver(scope))
-            if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
-                    and all(literal(v) is not None for v in fixed):
-                # A short fixed list of plain values: a set literal, which Python makes a constant.
-                b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
-            elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
-                self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
-            return (f"({a} {op} {b})", BOOL)
-        if op == "+":
-            if ta.kind == "list" or tb.kind == "list":
-                self.check(ta, ("list",), e.left.span, "the left side of '+'")
-                self.check(tb, ("list",), e.right.span, "the right side of '+'")
-                sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
-                if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
-                       for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
-                    # A list that may be long already (a variable, a field): counted as it is made,
-                    # and refused past the size limit (`x = x + x` cannot fill the memory).
-                    self.known_sizes[id(e)] = self.total(sizes)
-                    return (f"_cat(c, {a}, {b})", unify(ta, tb))
-                for size in sizes:  # making the new list visits both (a new one was counted already)
-                    if size != PAID:
-                        self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
+            right = self.expr(e.right, scope)
+        return _BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope)
+
+    def _logic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`and`, `or`: two bools."""
+        (a, ta), (b, tb) = left, right
+        self.check(ta, ("bool",), e.left.span, f"the left side of '{e.op}'")
+        self.check(tb, ("bool",), e.right.span, f"the right side of '{e.op}'")
+        return (f"({a} {e.op} {b})", BOOL)
+
+    def _equality(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`==`, `!=`: any two values; a warning when they can never be equal."""
+        (a, ta), (b, tb), op = left, right, e.op
+        kinds = {ta.kind, tb.kind}
+        things = kinds & ({"node"} | set(self.world.components))
+        if things and kinds & {"int", "str"}:
+            thing = sorted(things)[0]
+            self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
+                               "always " + ("false" if op == "==" else "true"),
+                               f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
+        elif kinds == {"seat", "int"}:
+            pass  # seats are numbered from 0: `s == 0` is the first seat
+        elif not kinds & {"any", "none"} and len(kinds) == 2:
+            self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
+                               + ("false" if op == "==" else "true"))
+        else:
+            self._check_value(e.left, e.right)
+            self._check_value(e.right, e.left)
+        if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
+            return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
+        return (f"({a} {op} {b})", BOOL)
+
+    def _ordering(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`<`, `<=`, `>`, `>=`: two numbers or two texts."""
+        (a, ta), (b, tb), op = left, right, e.op
+        left_ok = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
+        right_ok = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
+        if left_ok and right_ok and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
+            # The side whose type comes from the values of data is the likely mistake.
+            data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
+            self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
+                     related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
+        return (f"({a} {op} {b})", BOOL)
+
+    def _membership(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`in`, `not in`: a value and a list or map; a short fixed list becomes a set constant."""
+        (a, ta), (b, tb), op = left, right, e.op
+        self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
+        if isinstance(e.right, A.ListLit):
+            for item in e.right.items:
+                self._check_value(e.left, item)
+        fixed = fixed_value(e.right, self.resolver(scope))
+        if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
+                and all(literal(v) is not None for v in fixed):
+            # A short fixed list of plain values: a set literal, which Python makes a constant.
+            b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
+        elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
+            self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
+        return (f"({a} {op} {b})", BOOL)
+
+    def _plus(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`+` of two lists (counted, and refused past the size limit), of two texts, else of numbers."""
+        (a, ta), (b, tb) = left, right
+        if ta.kind == "list" or tb.kind == "list":
+            self.check(ta, ("list",), e.left.span, "the left side of '+'")
+            self.check(tb, ("list",), e.right.span, "the right side of '+'")
+            sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
+            if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
+                   for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
+                # A list that may be long already (a variable, a field): counted as it is made,
+                # and refused past the size limit (`x = x + x` cannot fill the memory).
                 self.known_sizes[id(e)] = self.total(sizes)
-                return (f"({a} + {b})", unify(ta, tb))
-            if ta.kind == "str" and tb.kind == "str":
-                return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
+                return (f"_cat(c, {a}, {b})", unify(ta, tb))
+            for size in sizes:  # making the new list visits both (a new one was counted already)
+                if size != PAID:
+                    self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
+            self.known_sizes[id(e)] = self.total(sizes)
+            return (f"({a} + {b})", unify(ta, tb))
+        if ta.kind == "str" and tb.kind == "str":
+            return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
+        return self._arithmetic(e, left, right, scope)
+
+    def _arithmetic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`+`, `-`, `*`, `//`, `%` of two numbers (division and remainder by the rules' own helpers)."""
+        (a, ta), (b, tb), op = left, right, e.op
         self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
         self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
         if op == "//":
@@ -752,6 +773,14 @@ class Expressions(ExprCostMixin):
             self.charges.charge(SEARCH_STEPS)  # reads its list (a new one was counted) and makes nothing
         return spec.code(self, e, args, scope)
 
+
+# Each binary operator's typing rule and code; any other operator is arithmetic.
+_BINARY: dict[str, Callable[[Expressions, A.BinOp, Code, Code, Scope], Code]] = {
+    "and": Expressions._logic, "or": Expressions._logic,
+    "==": Expressions._equality, "!=": Expressions._equality,
+    "<": Expressions._ordering, "<=": Expressions._ordering, ">": Expressions._ordering, ">=": Expressions._ordering,
+    "in": Expressions._membership, "not in": Expressions._membership, "+": Expressions._plus,
+}
 
 # How many one-expression formulas deep calls are inlined (each inside the one before).
 INLINE_DEPTH = 5
