@@ -19,6 +19,7 @@ from interpreter.agents import RandomAgent, bot_seed
 from interpreter.analysis.simulate import play_bots, simulate
 from interpreter.core.engine import Engine
 from interpreter.core.state import copy_state
+from ruledsl.runtime_support import STEP_BUDGET
 
 
 def midgame_states(eng: Engine, seats: int, count: int) -> list[dict[str, Any]]:
@@ -68,7 +69,7 @@ def budget_cost(games: int, rounds: int) -> None:
     times = interleaved(work, rounds)
     shown = ", ".join(f"{label} {median_ratio(times[f'{label}:True'], times[f'{label}:False']) * 100 - 100:+.1f} %"
                       for label, *_ in GAMES)
-    print(f"  the work budget (counting every step against 2,000,000 per decision) costs: {shown}")
+    print(f"  the work budget (counting every step against {STEP_BUDGET:,} per decision) costs: {shown}")
 
 
 def main() -> None:

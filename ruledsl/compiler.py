@@ -9,9 +9,11 @@ and names that the grammar has already restricted to identifiers.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from .budget.charge import Region
+from .builtins import BUILTINS
 from .check.callgraph import CallGraphMixin
 from .check.events import logged_events
 from .check.namecheck import check_names
@@ -19,7 +21,7 @@ from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .gen.assignment import AssignmentMixin
 from .gen.codegen import AssemblyMixin, _Function, copy_code
 from .gen.direct import DirectMixin
-from .gen.exprgen import BUILTINS, CONSTANTS, Expressions
+from .gen.exprgen import CONSTANTS, Expressions
 from .gen.formulas import FormulasMixin
 from .gen.kept import KeptMixin
 from .gen.statements import StatementsMixin
@@ -75,6 +77,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.bare_returns: list[Span] = []
         self.phase_results: dict[str, Type | None] = {}
         self.phase_busy: list[str] = []
+        self.option_names: dict[str, tuple[str, ...]] = {}  # found by the checked names pass
         for f in files:
             for formula in f.formulas:
                 self._register(formula.name, formula.name_span, formula, self.formulas)
@@ -111,7 +114,27 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         table[name] = node
 
     def compile(self) -> tuple[Program | None, list[Diagnostic]]:
-        """Check and compile everything; the Program is None when there are errors."""
+        """Check and compile everything (the passes of `PASSES`, in order); the Program is None when
+        there are errors. The passes of `FIRST_RUN_PASSES` run when a game first runs."""
+        for step in PASSES:
+            step.run(self)
+        if self.diags.has_errors:
+            return None, self.diags.items
+        types = {name: (params, ret) for name, (params, ret, _) in self.formula_done.items()}
+        seats = {kind: frozenset(fields) for kind, fields in self.event_seats.items()}
+        program = Program(self._finish, types, logged_events(self.phases.values()), self.chooses, seats)
+        program.option_names = self.option_names
+        return program, self.diags.items
+
+    def _finish(self) -> ProgramCode:
+        """Generate the rest of the code and compile it all: when a game first runs."""
+        for step in FIRST_RUN_PASSES[:-1]:
+            step.run(self)
+        code = FIRST_RUN_PASSES[-1].run(self)  # assembly gives the compiled code
+        assert isinstance(code, ProgramCode)
+        return code
+
+    def _check_start(self) -> None:
         if self.start not in self.phases and self.start in self.formulas:
             self.diags.error(self.start_span, "unknown-phase", f"the start '{self.start}' is a formula; "
                              "the game starts with a phase", did_you_mean(self.start, list(self.phases)))
@@ -121,32 +144,70 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         elif self.phases[self.start].params:
             self.diags.error(self.phases[self.start].name_span, "arity",
                              f"the start phase '{self.start}' cannot take values: nothing runs it with any")
-        self._find_resumable()
+
+    def _find_memo(self) -> None:
         self.memo = self.exprs.memo = memoised(self.formulas, self.world)
+
+    def _find_fresh_results(self) -> None:
         self.fresh_results = fresh_results(self.formulas, self.memo)
+
+    def _find_mutations(self) -> None:
         self.mutations = Mutations(self.world, set(self.formulas), frozenset(self.memo))
+
+    def _generate(self) -> None:
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"
         for name, phase in self.phases.items():
             self._compile_phase(phase)
         for name in self.formulas:
             self._formula_sig(name, self.formulas[name].name_span, count_use=False)
-        self._warn_unreachable()
+
+    def _check_names(self) -> None:
         reported = frozenset(d.span for d in self.diags.items if d.code in ("unknown-value", "unknown-key"))
         names = check_names(self.world, self.formulas, self.phases, self.abilities, reported)
         self.diags.extend(names.diagnostics)
-        if self.diags.has_errors:
-            return None, self.diags.items
-        types = {name: (params, ret) for name, (params, ret, _) in self.formula_done.items()}
-        seats = {kind: frozenset(fields) for kind, fields in self.event_seats.items()}
-        program = Program(self._finish, types, logged_events(self.phases.values()), self.chooses, seats)
-        program.option_names = names.options
-        return program, self.diags.items
+        self.option_names = names.options
 
-    def _finish(self) -> ProgramCode:
-        """Generate the rest of the code (the agent path) and compile it all: when a game first runs."""
-        self._compile_direct()
-        return self._assemble()
+
+@dataclass(frozen=True)
+class Pass:
+    """One pass of the compiler: its name (as docs/architecture.md lists it), where its work is
+    done, and what it does. `run` takes the compiler, whose state the passes share."""
+
+    name: str
+    modules: str
+    does: str
+    run: Callable[[Compiler], object]
+
+
+# What `Compiler.compile` runs, in this order (parsing comes before, one tree per file); then the
+# `Program` is made, with the events the rules log (check/events.py), unless there were errors.
+PASSES: tuple[Pass, ...] = (
+    Pass("start phase", "compiler.py", "the start names a phase that takes no values", Compiler._check_start),
+    Pass("waiting phases", "check/callgraph.py",
+         "the phases that may wait (a fixpoint over the `run` graph), and whether a chain of them can "
+         "come near MAX_DEPTH", Compiler._find_resumable),
+    Pass("remembered formulas", "opt/purity.py",
+         "formulas that read no state and are worth remembering per argument list", Compiler._find_memo),
+    Pass("fresh results", "opt/fresh_results.py",
+         "formulas that always give a list they made themselves, not copied when kept", Compiler._find_fresh_results),
+    Pass("loop copies", "opt/mutation.py", "a `for` loop copies its list only when its body may change it",
+         Compiler._find_mutations),
+    Pass("checking walk", "gen/ (statements, waiting, assignment, kept, formulas, exprgen)",
+         "every phase then every formula: type checks and generates the lines of each function, folding, "
+         "bounding, hoisting and counting the work of each expression on the way", Compiler._generate),
+    Pass("unreachable phases", "check/callgraph.py", "warns of phases nothing runs", Compiler._warn_unreachable),
+    Pass("checked names", "check/namecheck.py, check/nameterms.py",
+         "texts written where a name is expected; the names each `choose` offers", Compiler._check_names),
+)
+
+# What `Program.code` runs when a game first runs; the last gives the compiled code.
+FIRST_RUN_PASSES: tuple[Pass, ...] = (
+    Pass("direct functions", "gen/direct.py", "the agent path: phases with Python locals", Compiler._compile_direct),
+    Pass("assembly", "gen/codegen.py, opt/lift.py, opt/kept_locals.py, opt/global_reads.py, budget/charge.py",
+         "lift, kept locals, global reads, the prologue and the work charges over each function's lines, "
+         "then `compile`", Compiler._assemble),
+)
 
 
 def compile_rules(world: World, files: list[A.RulesFile], start: str, start_span: Span,

@@ -178,6 +178,11 @@ def pay(c: Any, seat: int, field: str, amount: int, up_to: bool) -> int:
     return amount
 
 
+def reversed_list(items: list[Any]) -> list[Any]:
+    """`reversed(list)`: a new list, back to front."""
+    return items[::-1]
+
+
 def index_of(items: list[Any], value: Any) -> int:
     """Position of value in the list."""
     try:

@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ruledsl.compiler import compile_rules
+from ruledsl.compiler import Program, compile_rules
 from ruledsl.diagnostics import Diagnostic, RuleFileError, Span, an, did_you_mean
-from ruledsl.types import type_of_data
-from ruledsl.world import Component, DataSource, World
+from ruledsl.types import Type, type_of_data
+from ruledsl.world import Component, DataSource, Field, World
 
-from ..core.game import Game
+from ..core.game import FieldSpec, Game
 from .base import _freeze
 from .board import BoardMixin, _edge_columns
 from .bots import BotsMixin, bot_formulas
@@ -27,6 +27,7 @@ from .names import NamesMixin
 from .rules_files import RulesFilesMixin
 from .screen import ScreenMixin, screen_formula_names
 from .tables import TablesMixin
+from .yamlsource import PositionMap
 
 __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game", "shipped_games"]
 
@@ -34,16 +35,12 @@ __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "reso
 class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin, RulesFilesMixin, ScreenMixin,
               BotsMixin):
     def load(self) -> Game | None:
+        """The game, read step by step; None once a step finds errors the next cannot go past."""
         game_file = self.shown("game.yaml")
         data, pos, _ = self.yaml("game.yaml", "game", Span(game_file, 1, 1), "the game folder has no game.yaml")
-        if pos is None:
+        if pos is None or self.diags.has_errors or not isinstance(data, dict):
             return None
-        if self.diags.has_errors or not isinstance(data, dict):
-            return None
-        seats = data["seats"]
-        self.min_seats = seats["min"]
-        if seats["min"] > seats["max"]:
-            self.diags.error(pos.nearest(("seats",)), "schema", "seats.min is larger than seats.max")
+        self._check_seats(data, pos)
         board = self.board(data, pos)
         if board is None:
             return None
@@ -52,6 +49,63 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
         self.indexes: dict[str, dict[Any, int]] = {"node": index}
         kinds = self.components(data, pos)
         self.name_sets = self.read_names(data, pos)
+        declared, component_fields = self._state_fields(data, pos, index, kinds, attrs)
+        tables, table_spans, table_paths = self._tables(data, pos, declared)
+        self.apply_variant(data, pos, tables, table_paths)
+        self.check_named_data(self.name_sets, pos, tables, attr_sources, kinds)
+        self._check_summary(data, pos, declared)
+        game_positions = self.positions_later(game_file)
+        edges, edge_types = _edge_columns(graph, node_ids, index)
+        components = {
+            kind: Component(kind, info[0], info[1], info[2], {k: v[0] for k, v in component_fields[kind].items()},
+                            info[3], info[4])
+            for kind, info in kinds.items()}
+        world = World(
+            seat_fields={k: v[0] for k, v in declared["seat"].items()},
+            global_fields={k: v[0] for k, v in declared["global"].items()},
+            node_fields={k: v[0] for k, v in declared["node"].items()},
+            node_attrs=attrs, node_attr_values=attr_values, node_ids=tuple(node_ids),
+            adjacency=tuple(tuple(sorted(index[m] for m in graph.successors(n))) for n in node_ids),
+            tables=tables, table_spans=table_spans, edges=edges, edge_types=edge_types, components=components,
+            table_sources={name: DataSource(value, game_positions, table_paths[name])
+                           for name, (_, value) in tables.items()},
+            node_attr_sources=attr_sources, name_sets=self.name_sets)
+        program = self._compile(data, pos, world, game_file)
+        if program is None:
+            return None
+        self._check_display(data, pos, program)
+        places = self.places(data, pos, declared["seat"], declared["global"])
+        screen = self.screen(data, pos, program, {part: tuple(v[1] for v in fields.values())
+                                                   for part, fields in {**declared, **component_fields}.items()},
+                             set(kinds))
+        bots = self.bot_settings(data, pos, program)
+        if self.diags.has_errors:
+            return None
+        seats, summary = data["seats"], data.get("summary") or {}
+        return Game(
+            name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
+            max_seats=seats["max"], currency=data.get("currency"), start=data["start"], world=world,
+            program=program, board=graph, seat_fields=tuple(v[1] for v in declared["seat"].values()),
+            global_fields=tuple(v[1] for v in declared["global"].values()),
+            node_fields=tuple(v[1] for v in declared["node"].values()), node_cells=cells,
+            component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
+            component_places=places,
+            score_field=summary.get("score", data.get("currency")), rounds_field=summary.get("rounds"),
+            variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(data.get("display") or {}),
+            screen=screen, reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots,
+            sources=self.sources)
+
+    def _check_seats(self, data: dict[str, Any], pos: PositionMap) -> None:
+        seats = data["seats"]
+        self.min_seats = seats["min"]
+        if seats["min"] > seats["max"]:
+            self.diags.error(pos.nearest(("seats",)), "schema", "seats.min is larger than seats.max")
+
+    def _state_fields(self, data: dict[str, Any], pos: PositionMap, index: dict[Any, int],
+                      kinds: dict[str, tuple[Any, ...]], attrs: Mapping[str, Any]
+                      ) -> tuple[dict[str, _Fields], dict[str, _Fields]]:
+        """The fields of `state`'s seat, global and node parts, and of each component kind's,
+        reporting parts that are none of those and names used twice."""
         state = data.get("state", {})
         for key in state:
             if key not in ("seat", "global", "node") and key not in kinds:
@@ -70,55 +124,49 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             if clash:
                 self.diags.error(pos.nearest(("components", kind, "collection")), "duplicate",
                                  f"the collection name '{info[3]}' is already a global field or a table")
-        seat_fields = self.fields(state.get("seat", {}), ("state", "seat"), pos, index, "seat")
-        global_fields = self.fields(state.get("global", {}), ("state", "global"), pos, index, "global")
-        node_fields = self.fields(state.get("node", {}), ("state", "node"), pos, index, "node")
-        for name in node_fields:
+        declared = {part: self.fields(state.get(part, {}), ("state", part), pos, index, part)
+                    for part in ("seat", "global", "node")}
+        for name in declared["node"]:
             if name in attrs:
                 self.diags.error(pos.nearest(("state", "node", name)), "duplicate",
                                  f"'{name}' is both a node field and a board attribute")
+        return declared, component_fields
+
+    def _tables(self, data: dict[str, Any], pos: PositionMap, declared: dict[str, _Fields]
+                ) -> tuple[dict[str, tuple[Type, Any]], dict[str, Span], dict[str, tuple[str, ...]]]:
+        """The tables (type and frozen value), where each is declared and where its value is written."""
         tables = {}
         table_spans = {}
-        table_paths: dict[str, tuple[str, ...]] = {}  # where each table's value is written
+        table_paths: dict[str, tuple[str, ...]] = {}
         for name, value in (data.get("tables") or {}).items():
             tables[name] = (type_of_data(value), _freeze(value))
             table_spans[name] = pos.nearest(("tables", name))
             table_paths[name] = ("tables", name)
             self.whole_numbers(value, ("tables", name), pos)
-            for kind, fields in (("global", global_fields), ("seat", seat_fields), ("node", node_fields)):
-                if name in fields:
+            for kind in ("global", "seat", "node"):
+                if name in declared[kind]:
                     self.diags.error(table_spans[name], "duplicate",
                                      f"'{name}' is both a table and {an(kind)} field: rename one of them")
-        self.apply_variant(data, pos, tables, table_paths)
-        self.check_named_data(self.name_sets, pos, tables, attr_sources, kinds)
+        return tables, table_spans, table_paths
+
+    def _check_summary(self, data: dict[str, Any], pos: PositionMap, declared: dict[str, _Fields]) -> None:
+        """The currency and what `simulate` reports name fields that exist."""
+        seat_fields = declared["seat"]
         currency = data.get("currency")
         if currency is not None and currency not in seat_fields:
             self.diags.error(pos.nearest(("currency",)), "unknown-field",
                              f"currency '{currency}' is not a seat field",
                              did_you_mean(currency, list(seat_fields)))
         summary = data.get("summary") or {}
-        for key, fields, kind in (("score", seat_fields, "seat"), ("rounds", global_fields, "global")):
+        for key, kind in (("score", "seat"), ("rounds", "global")):
+            fields = declared[kind]
             if key in summary and summary[key] not in fields:
                 self.diags.error(pos.nearest(("summary", key)), "unknown-field",
                                  f"summary {key} '{summary[key]}' is not {an(kind)} field",
                                  did_you_mean(summary[key], list(fields)))
-        game_positions = self.positions_later(game_file)
-        adjacency = tuple(tuple(sorted(index[m] for m in graph.successors(n))) for n in node_ids)
-        edges, edge_types = _edge_columns(graph, node_ids, index)
-        components = {
-            kind: Component(kind, info[0], info[1], info[2], {k: v[0] for k, v in component_fields[kind].items()},
-                            info[3], info[4])
-            for kind, info in kinds.items()}
-        world = World(
-            seat_fields={k: v[0] for k, v in seat_fields.items()},
-            global_fields={k: v[0] for k, v in global_fields.items()},
-            node_fields={k: v[0] for k, v in node_fields.items()},
-            node_attrs=attrs, node_attr_values=attr_values, node_ids=tuple(node_ids),
-            adjacency=adjacency, tables=tables, table_spans=table_spans, edges=edges, edge_types=edge_types,
-            components=components,
-            table_sources={name: DataSource(value, game_positions, table_paths[name])
-                           for name, (_, value) in tables.items()},
-            node_attr_sources=attr_sources, name_sets=self.name_sets)
+
+    def _compile(self, data: dict[str, Any], pos: PositionMap, world: World, game_file: str) -> Program | None:
+        """The rules files parsed and compiled against the world; None on errors."""
         files = self.rules(data["rules"], pos)
         if self.diags.has_errors:
             return None
@@ -134,10 +182,11 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
                              "shorten the chain: compute a part with a table, or in a phase with let")
             return None
         self.diags.extend(diags)
-        if program is None:
-            return None
-        display = data.get("display") or {}
-        for key, name in display.items():
+        return program
+
+    def _check_display(self, data: dict[str, Any], pos: PositionMap, program: Program) -> None:
+        """Each `display` entry names a formula of one node giving a text."""
+        for key, name in (data.get("display") or {}).items():
             found = program.formula_types.get(name)
             where = pos.nearest(("display", key))
             if found is None:
@@ -146,25 +195,10 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             elif [t.kind for t in found[0]] != ["node"] or found[1].kind not in ("str", "any"):
                 self.diags.error(where, "type", f"display {key} '{name}' must be a formula of one node "
                                  "giving a text, like: formula label(n: node) = ...")
-        places = self.places(data, pos, seat_fields, global_fields)
-        declared = {"seat": seat_fields, "global": global_fields, "node": node_fields, **component_fields}
-        screen = self.screen(data, pos, program, {part: tuple(v[1] for v in fields.values())
-                                                   for part, fields in declared.items()}, set(kinds))
-        bots = self.bot_settings(data, pos, program)
-        if self.diags.has_errors:
-            return None
-        return Game(
-            name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
-            max_seats=seats["max"], currency=currency, start=data["start"], world=world, program=program,
-            board=graph, seat_fields=tuple(v[1] for v in seat_fields.values()),
-            global_fields=tuple(v[1] for v in global_fields.values()),
-            node_fields=tuple(v[1] for v in node_fields.values()), node_cells=cells,
-            component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
-            component_places=places,
-            score_field=summary.get("score", currency), rounds_field=summary.get("rounds"),
-            variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(display),
-            screen=screen, reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots,
-            sources=self.sources)
+
+
+# A part of `state`'s fields: name -> (the compiler's field, the screens' spec).
+_Fields = dict[str, tuple[Field, FieldSpec]]
 
 
 def check_game(folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ruledsl.builtins import BUILTINS
 from ruledsl.diagnostics import Span
-from ruledsl.gen.exprgen import BUILTINS, CONSTANTS, KEYWORDS
+from ruledsl.gen.exprgen import CONSTANTS, KEYWORDS
 from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_block, parse_rules
 
@@ -113,9 +114,8 @@ class Symbols:
         self.broken: dict[str, str] = {}           # rules files that do not parse, with their texts
         self._patches: dict[tuple[str, int], list[Unit]] = {}
         self.types = Types(game)
-        for name, (arity_min, arity_max) in BUILTINS.items():
-            count = str(arity_min) if arity_min == arity_max else f"{arity_min} or {arity_max}"
-            self._add(Symbol(name, "builtin", None, f"built-in function {name} ({count} argument(s))",
+        for name, spec in BUILTINS.items():
+            self._add(Symbol(name, "builtin", None, f"built-in function {name} ({spec.arity} argument(s))",
                              "see docs/language.md, section 6"))
         for name in CONSTANTS:
             self._add(Symbol(name, "constant", None, f"{name}: every {name[:-1]}, in "

@@ -312,7 +312,23 @@ class Screens:
         """A table of the seats' short fields (counts for lists), then each seat's longer entries,
         then the viewer's own private lists written item by item."""
         names = v["names"]
-        tags = seat_tags(names)
+        columns, wide, own = self._seat_layout(v, seat, everything)
+        out = self._seat_table(v, seat, before, width, columns)
+        for i in range(len(names)):
+            out += self._seat_entries(v, masked, i, before, width, wide, everything)
+        for f in own:
+            value = v["seats"][f.name][seat] if seat is not None else HIDDEN
+            if not isinstance(value, list) or reveals_nothing(value) and value:
+                continue
+            changed = before is not None and before["seats"][f.name][seat] != value
+            out += self._own_block(f, value, masked, names, changed, width)
+        return out
+
+    def _seat_layout(self, v: dict[str, Any], seat: int | None, everything: bool
+                     ) -> tuple[list[FieldSpec], list[FieldSpec], list[FieldSpec]]:
+        """Where each seat field goes: a column of the table, a longer entry under it, or (the
+        viewer's own private lists) both a column of counts and a block of its items; fields shown
+        to nobody here are left out."""
         columns: list[FieldSpec] = []
         wide: list[FieldSpec] = []
         own: list[FieldSpec] = []
@@ -337,6 +353,13 @@ class Screens:
                 continue
             else:
                 columns.append(f)
+        return columns, wide, own
+
+    def _seat_table(self, v: dict[str, Any], seat: int | None, before: dict[str, Any] | None, width: int,
+                    columns: list[FieldSpec]) -> list[Text]:
+        """The seats and their column fields: a table when it fits, else one line per seat."""
+        names = v["names"]
+        tags = seat_tags(names)
         header = ["", *[title_of(f) for f in columns]]
         rows = []
         for i, name in enumerate(names):
@@ -369,34 +392,34 @@ class Screens:
                 for f, cell in zip(columns, cells[1:]):
                     line.append(f"  {title_of(f)} {cell}")
                 out += wrapped(line, width)
-        for i, name in enumerate(names):
-            entries: list[Text] = []
-            for f in wide:
-                value = v["seats"][f.name][i]
-                if value == HIDDEN:
-                    continue
-                changed = before is not None and before["seats"][f.name][i] != value
-                if f.text:
-                    text = self.formula(masked, f.text, i)
-                    if text is None or str(text) == "":
-                        continue
-                    entries.append(_entry(f"{title_of(f)}: ", printable(str(text)), changed))
-                elif value:
-                    shown = count_text(value) if len(value) > MAX_LISTED and not everything else \
-                        printable(self.value_text(f.type_text, value, names))
-                    entries.append(_entry(f"{title_of(f)}: ", shown, changed))
-            if entries:
-                lead = Text(f"   {tags[i]} ", style=seat_colour(i))
-                for k, entry in enumerate(entries):
-                    line = (lead.copy() if k == 0 else Text(" " * cell_len(lead.plain)))
-                    line.append_text(entry)
-                    out += wrapped(line, width, cell_len(lead.plain) + 2)
-        for f in own:
-            value = v["seats"][f.name][seat] if seat is not None else HIDDEN
-            if not isinstance(value, list) or reveals_nothing(value) and value:
+        return out
+
+    def _seat_entries(self, v: dict[str, Any], masked: dict[str, Any], i: int, before: dict[str, Any] | None,
+                      width: int, wide: list[FieldSpec], everything: bool) -> list[Text]:
+        """Seat `i`'s longer entries (lists, maps, fields written by a formula), under the table."""
+        names = v["names"]
+        entries: list[Text] = []
+        for f in wide:
+            value = v["seats"][f.name][i]
+            if value == HIDDEN:
                 continue
-            changed = before is not None and before["seats"][f.name][seat] != value
-            out += self._own_block(f, value, masked, names, changed, width)
+            changed = before is not None and before["seats"][f.name][i] != value
+            if f.text:
+                text = self.formula(masked, f.text, i)
+                if text is None or str(text) == "":
+                    continue
+                entries.append(_entry(f"{title_of(f)}: ", printable(str(text)), changed))
+            elif value:
+                shown = count_text(value) if len(value) > MAX_LISTED and not everything else \
+                    printable(self.value_text(f.type_text, value, names))
+                entries.append(_entry(f"{title_of(f)}: ", shown, changed))
+        out: list[Text] = []
+        if entries:
+            lead = Text(f"   {seat_tags(names)[i]} ", style=seat_colour(i))
+            for k, entry in enumerate(entries):
+                line = (lead.copy() if k == 0 else Text(" " * cell_len(lead.plain)))
+                line.append_text(entry)
+                out += wrapped(line, width, cell_len(lead.plain) + 2)
         return out
 
     def _own_block(self, f: FieldSpec, value: list[Any], masked: dict[str, Any], names: list[str], changed: bool,

@@ -32,6 +32,7 @@ from ..core.savefile import FileLock, remove_stale_temps
 from ..core.state import copy_state
 from ..core.view import view
 from . import advice, ahead, commands, explain as X, phases, undo as U
+from .answer_order import bots_to_answer
 from .frame import end_lines, question_lines
 from .info import info
 from .menu import Menu
@@ -223,15 +224,13 @@ class Session:
         decision = self.engine.pending(self.state)
         if not isinstance(decision, Decision):
             return
+        bots = bots_to_answer(decision, self.bots)
         humans = [s for s in decision.seats if s not in self.bots]
-        bots = [s for s in decision.seats if s in self.bots]
         if decision.secret:
             # Who answered this question ahead goes first (no keyboard needed), then whoever has the
             # keyboard now: a hot seat hands it over only when it must.
             humans.sort(key=lambda s: (self._answered_ahead(s, decision) is None, s != self.at_keyboard))
-        # In a secret choice the bots answer last, once no human is still deciding.
-        first, then = (humans, bots) if decision.secret else (bots, humans)
-        seat = (first or then)[0]
+        seat = (bots or humans)[0]
         if seat in self.bots:
             if self.humans:
                 self.take_typing()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ..builtins import BUILTINS
 from ..gen.scope import Scope
 from ..opt.folding import Resolve, fixed_value
 from ..opt.hoist import Hoister
@@ -19,8 +20,6 @@ from . import cost
 from .cost import Charges, Cost
 
 _COMP_VAR = re.compile(r"\b_c(\d+)\b")
-# Built-ins whose result is a list no longer than the work already counted for making it.
-_PAID_BUILTINS = ("range", "unique", "sorted", "reversed", "keys")
 # The length of a list whose making was counted: visiting it again costs nothing more.
 PAID = "paid"
 
@@ -90,7 +89,7 @@ class ExprCostMixin:
                 if len(numbers) == len(bounds):
                     return len(range(*numbers))
                 return PAID  # _range counts the numbers it makes
-            if e.name in _PAID_BUILTINS:
+            if e.name in BUILTINS and BUILTINS[e.name].paid_list:
                 return PAID
         if _plain(e) and self.ahead(code):
             return f"len({code})"

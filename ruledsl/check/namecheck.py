@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from ..builtins import BUILTINS
 from ..diagnostics import Diagnostic, Related, Span, copies_hint, did_you_mean
 from ..program import AbilityCode
 from ..syntax import ast as A
@@ -48,11 +49,6 @@ _LISTED = 12  # at most this many names are listed in a hint
 _JOINED = "the names expected there come from here"
 # Which of a class's sources an error names: the most telling first.
 _SOURCE_ORDER = ("declared", "item", "node", "edge", "values", "keys", "field")
-# Built-ins whose result holds no text the rules wrote: (shape, element shape of a list).
-_BUILTIN_RESULTS = {"len": ("int", ""), "count": ("int", ""), "sum": ("int", ""), "abs": ("int", ""),
-                    "index": ("int", ""), "max": ("int", ""), "min": ("int", ""), "any": ("bool", ""),
-                    "all": ("bool", ""), "range": ("list", "int"), "neighbours": ("list", "node"),
-                    "next_seat": ("seat", ""), "seats_from": ("list", "seat")}
 
 
 @dataclass
@@ -560,7 +556,7 @@ class NameCheck:
         if name == "unique_by" and args:
             return self._expr(args[0], env)
         terms = [self._expr(a, env) for a in args]
-        if name in ("unique", "sorted", "reversed") and terms:
+        if name in BUILTINS and BUILTINS[name].keeps_elements and terms:
             return terms[0]
         if name in ("max", "min") and len(terms) == 1:
             return element(terms[0]) or Term()
@@ -575,8 +571,9 @@ class NameCheck:
             return list_of(terms[0].find().args[0])
         if name == "str":
             return text(Names(open=True))
-        if name in _BUILTIN_RESULTS and (name not in ("max", "min") or len(args) == 2):
-            shape, inner = _BUILTIN_RESULTS[name]
+        plain = BUILTINS[name].plain_result if name in BUILTINS else None
+        if plain is not None and (name not in ("max", "min") or len(args) == 2):
+            shape, inner = plain
             return list_of(opaque(inner)) if shape == "list" else opaque(shape)
         return Term()
 

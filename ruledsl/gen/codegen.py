@@ -8,6 +8,7 @@ from typing import Any
 
 from .. import runtime_support as R
 from ..budget.charge import PhaseWork, fold_charge
+from ..builtins import BUILTINS
 from ..compiler_base import CompilerBase
 from ..diagnostics import Span
 from ..opt.global_reads import GlobalReads
@@ -204,17 +205,13 @@ def _resolve_work(lines: list[str], work: "PhaseWork") -> list[str]:
     return out
 
 
-def _reversed(items: list[Any]) -> list[Any]:
-    return items[::-1]
-
-
 _SAFE_BUILTINS = {"len": len, "sum": sum, "any": any, "all": all, "abs": abs, "sorted": sorted,
                   "list": list, "str": str, "dict": dict, "True": True, "False": False, "None": None}
 _HELPERS: dict[str, Any] = {
     "_Err": Exception,  # for the work budget's guarded charges (budget.charge_lines): rules cannot name it
-    "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_max": R.rmax, "_min": R.rmin,
-    "_range": R.rrange, "_unique": R.unique, "_index": R.index_of, "_div": R.div, "_mod": R.mod,
-    "_reversed": _reversed, "_follow": R.follow, "_U": R.UNSET, "_set": R.keep,
-    "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number, "_llen": R.list_length,
-    "_unique_by": R.unique_by, "_pay": R.pay, "_hset": set,
+    "_dc": R.deep_copy, "_draw": R.draw, "_remove": R.remove, "_div": R.div, "_mod": R.mod,
+    "_U": R.UNSET, "_set": R.keep, "_cnt": R.count, "_cat": R.cat, "_tcat": R.text_cat, "_num": R.number,
+    "_llen": R.list_length, "_pay": R.pay, "_hset": set,
+    # What the built-ins of the rules call (their registry, ruledsl/builtins.py).
+    **{name: fn for b in BUILTINS.values() for name, fn in b.runtime.items()},
 }

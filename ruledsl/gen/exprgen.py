@@ -9,13 +9,14 @@ from typing import Callable
 from ..budget import cost
 from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
+from ..builtins import BUILTINS
 from ..check.provenance import EVERY, Origin, explain
 from ..diagnostics import DiagnosticBag, Related, Span, an, copies_hint, did_you_mean
-from ..opt.bounds import Calls, bound, sum_bound
+from ..opt.bounds import Calls, bound
 from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from ..opt.hoist import Hoister
 from ..opt.purity import memo_read, walk
-from ..runtime_support import NUMBER_LIMIT, follow, make_formatter
+from ..runtime_support import NUMBER_LIMIT, make_formatter
 from ..syntax import ast as A
 from ..types import (
     ANY,
@@ -39,13 +40,6 @@ from .scope import Scope, Var
 Code = tuple[str, Type]
 BAD: Code = ("None", ANY)
 
-# name -> (min args, max args); the typing and code are in Expressions._builtin.
-BUILTINS: dict[str, tuple[int, int]] = {
-    "len": (1, 1), "count": (1, 1), "sum": (1, 1), "max": (1, 2), "min": (1, 2), "any": (1, 1),
-    "all": (1, 1), "range": (1, 2), "neighbours": (1, 1), "unique": (1, 1), "sorted": (1, 1),
-    "reversed": (1, 1), "next_seat": (1, 2), "seats_from": (1, 1), "index": (2, 2), "abs": (1, 1),
-    "get": (3, 3), "keys": (1, 1), "str": (1, 1), "follow": (3, 3), "exits": (2, 2), "unique_by": (2, 2),
-}
 CONSTANTS = ("seats", "nodes")
 # Words a designer brings from other languages, with what this one says instead (message, hint).
 _WORDS_OF_OTHER_LANGUAGES = {
@@ -500,79 +494,100 @@ class Expressions(ExprCostMixin):
             self._trace(e, parent.part(_label(e), step))
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
+        """Both sides generated, then the operator's own typing rule and code (`_BINARY`)."""
         arith = e.op in ("+", "-", "*")
         self._in_arith = arith
-        a, ta = self.expr(e.left, scope)
+        left = self.expr(e.left, scope)
         self._in_arith = arith
         if e.op in ("in", "not in"):
-            self._member = ta
-            b, tb = self.read(e.right, scope)
+            self._member = left[1]
+            right = self.read(e.right, scope)
         else:
-            b, tb = self.expr(e.right, scope)
-        op = e.op
-        if op in ("and", "or"):
-            self.check(ta, ("bool",), e.left.span, f"the left side of '{op}'")
-            self.check(tb, ("bool",), e.right.span, f"the right side of '{op}'")
-            return (f"({a} {op} {b})", BOOL)
-        if op in ("==", "!="):
-            kinds = {ta.kind, tb.kind}
-            things = kinds & ({"node"} | set(self.world.components))
-            if things and kinds & {"int", "str"}:
-                thing = sorted(things)[0]
-                self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
-                                   "always " + ("false" if op == "==" else "true"),
-                                   f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
-            elif kinds == {"seat", "int"}:
-                pass  # seats are numbered from 0: `s == 0` is the first seat
-            elif not kinds & {"any", "none"} and len(kinds) == 2:
-                self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
-                                   + ("false" if op == "==" else "true"))
-            else:
-                self._check_value(e.left, e.right)
-                self._check_value(e.right, e.left)
-            if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
-                return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
-            return (f"({a} {op} {b})", BOOL)
-        if op in ("<", "<=", ">", ">="):
-            left = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
-            right = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
-            if left and right and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
-                # The side whose type comes from the values of data is the likely mistake.
-                data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
-                self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
-                         related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
-            return (f"({a} {op} {b})", BOOL)
-        if op in ("in", "not in"):
-            self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
-            if isinstance(e.right, A.ListLit):
-                for item in e.right.items:
-                    self._check_value(e.left, item)
-            fixed = fixed_value(e.right, self.resolver(scope))
-            if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
-                    and all(literal(v) is not None for v in fixed):
-                # A short fixed list of plain values: a set literal, which Python makes a constant.
-                b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
-            elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
-                self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
-            return (f"({a} {op} {b})", BOOL)
-        if op == "+":
-            if ta.kind == "list" or tb.kind == "list":
-                self.check(ta, ("list",), e.left.span, "the left side of '+'")
-                self.check(tb, ("list",), e.right.span, "the right side of '+'")
-                sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
-                if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
-                       for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
-                    # A list that may be long already (a variable, a field): counted as it is made,
-                    # and refused past the size limit (`x = x + x` cannot fill the memory).
-                    self.known_sizes[id(e)] = self.total(sizes)
-                    return (f"_cat(c, {a}, {b})", unify(ta, tb))
-                for size in sizes:  # making the new list visits both (a new one was counted already)
-                    if size != PAID:
-                        self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
+            right = self.expr(e.right, scope)
+        return _BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope)
+
+    def _logic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`and`, `or`: two bools."""
+        (a, ta), (b, tb) = left, right
+        self.check(ta, ("bool",), e.left.span, f"the left side of '{e.op}'")
+        self.check(tb, ("bool",), e.right.span, f"the right side of '{e.op}'")
+        return (f"({a} {e.op} {b})", BOOL)
+
+    def _equality(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`==`, `!=`: any two values; a warning when they can never be equal."""
+        (a, ta), (b, tb), op = left, right, e.op
+        kinds = {ta.kind, tb.kind}
+        things = kinds & ({"node"} | set(self.world.components))
+        if things and kinds & {"int", "str"}:
+            thing = sorted(things)[0]
+            self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
+                               "always " + ("false" if op == "==" else "true"),
+                               f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
+        elif kinds == {"seat", "int"}:
+            pass  # seats are numbered from 0: `s == 0` is the first seat
+        elif not kinds & {"any", "none"} and len(kinds) == 2:
+            self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
+                               + ("false" if op == "==" else "true"))
+        else:
+            self._check_value(e.left, e.right)
+            self._check_value(e.right, e.left)
+        if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
+            return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
+        return (f"({a} {op} {b})", BOOL)
+
+    def _ordering(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`<`, `<=`, `>`, `>=`: two numbers or two texts."""
+        (a, ta), (b, tb), op = left, right, e.op
+        left_ok = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
+        right_ok = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
+        if left_ok and right_ok and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
+            # The side whose type comes from the values of data is the likely mistake.
+            data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
+            self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
+                     related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
+        return (f"({a} {op} {b})", BOOL)
+
+    def _membership(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`in`, `not in`: a value and a list or map; a short fixed list becomes a set constant."""
+        (a, ta), (b, tb), op = left, right, e.op
+        self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
+        if isinstance(e.right, A.ListLit):
+            for item in e.right.items:
+                self._check_value(e.left, item)
+        fixed = fixed_value(e.right, self.resolver(scope))
+        if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
+                and all(literal(v) is not None for v in fixed):
+            # A short fixed list of plain values: a set literal, which Python makes a constant.
+            b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
+        elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
+            self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
+        return (f"({a} {op} {b})", BOOL)
+
+    def _plus(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`+` of two lists (counted, and refused past the size limit), of two texts, else of numbers."""
+        (a, ta), (b, tb) = left, right
+        if ta.kind == "list" or tb.kind == "list":
+            self.check(ta, ("list",), e.left.span, "the left side of '+'")
+            self.check(tb, ("list",), e.right.span, "the right side of '+'")
+            sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
+            if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
+                   for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
+                # A list that may be long already (a variable, a field): counted as it is made,
+                # and refused past the size limit (`x = x + x` cannot fill the memory).
                 self.known_sizes[id(e)] = self.total(sizes)
-                return (f"({a} + {b})", unify(ta, tb))
-            if ta.kind == "str" and tb.kind == "str":
-                return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
+                return (f"_cat(c, {a}, {b})", unify(ta, tb))
+            for size in sizes:  # making the new list visits both (a new one was counted already)
+                if size != PAID:
+                    self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
+            self.known_sizes[id(e)] = self.total(sizes)
+            return (f"({a} + {b})", unify(ta, tb))
+        if ta.kind == "str" and tb.kind == "str":
+            return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
+        return self._arithmetic(e, left, right, scope)
+
+    def _arithmetic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+        """`+`, `-`, `*`, `//`, `%` of two numbers (division and remainder by the rules' own helpers)."""
+        (a, ta), (b, tb), op = left, right, e.op
         self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
         self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
         if op == "//":
@@ -733,11 +748,10 @@ class Expressions(ExprCostMixin):
         if e.name not in BUILTINS:
             return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
                             did_you_mean(e.name, list(BUILTINS) + self.formula_names()))
-        lo, hi = BUILTINS[e.name]
-        if not lo <= len(e.args) <= hi:
-            n = f"{lo}" if lo == hi else f"{lo} or {hi}"
-            return self.err(e.span, "arity", f"'{e.name}' takes {n} value(s), got {len(e.args)}")
-        reading = e.name in _READING_BUILTINS
+        spec = BUILTINS[e.name]
+        if not spec.fewest <= len(e.args) <= spec.most:
+            return self.err(e.span, "arity", f"'{e.name}' takes {spec.arity} value(s), got {len(e.args)}")
+        reading = spec.reads_list
         args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
         return self._builtin(e, args, scope)
 
@@ -781,132 +795,24 @@ class Expressions(ExprCostMixin):
         return f"({code})"
 
     def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
+        """A built-in's work charged by its work class, then its typing rule and code (builtins.py)."""
         self._builtin_calls[id(e)] = e
-        name = e.name
+        spec = BUILTINS[e.name]
         a0, t0 = args[0]
-        sp = e.args[0].span
-        if name in ("len", "count"):
-            self.check(t0, ("list", "map", "str"), sp, f"the value of {name}()")
-            return (f"len({a0})", INT)
-        if name in _MAKING_BUILTINS and t0.kind in ("list", "map"):
-            a0 = self.counted(e.args[0], a0, scope)  # these make a new value as long as their list
-        elif name in _SEARCHING_BUILTINS and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
-            self.charges.charge(SEARCH_STEPS)  # these read their list (a new one was counted) and make nothing
-        if name == "sum":
-            if self.check(t0, ("list",), sp, "the value of sum()"):
-                self.check(t0.elem, ("int",), sp, "the elements summed")
-            if self._bounded(sum_bound(e.args[0], self.resolver(scope), self._calls)):
-                return (f"sum({a0})", INT)
-            return (f"_num(sum({a0}))", INT)
-        if name in ("max", "min"):
-            fn = "_max" if name == "max" else "_min"
-            if len(args) == 2:
-                self.check(t0, ("int",), sp, f"the values of {name}()")
-                self.check(args[1][1], ("int",), e.args[1].span, f"the values of {name}()")
-                return (f"{fn}({a0}, {args[1][0]})", INT)
-            self.check(t0, ("list",), sp, f"the value of {name}()")
-            return (f"{fn}({a0})", t0.elem)
-        if name in ("any", "all"):
-            if self.check(t0, ("list",), sp, f"the value of {name}()"):
-                self.check(t0.elem, ("bool",), sp, f"the elements of {name}()")
-            return (f"{name}({a0})", BOOL)
-        if name == "range":
-            for (code, t), a in zip(args, e.args):
-                self.check(t, ("int",), a.span, "a range bound")
-            bounds = [b for b in (fixed_value(a, self.resolver(scope)) for a in e.args) if type(b) is int]
-            if len(bounds) == len(e.args) and len(range(*bounds)) <= 1000:  # known numbers: made once
-                return (self.const("range", repr(bounds), list(range(*bounds))), list_of(INT))
-            return (f"_range(c, {', '.join(c for c, _ in args)})", list_of(INT))
-        if name == "neighbours":
-            self.check(t0, ("node",), sp, "the value of neighbours()")
-            return (f"_adj[{a0}]", list_of(NODE))
-        if name in ("unique", "sorted", "reversed"):
-            self.check(t0, ("list",), sp, f"the value of {name}()")
-            fn = {"unique": "_unique", "sorted": "sorted", "reversed": "_reversed"}[name]
-            return (f"{fn}({a0})", t0)
-        if name == "unique_by":
-            return self._unique_by(e, a0, t0)
-        if name == "next_seat":
-            self.check(t0, ("seat",), sp, "the value of next_seat()")
-            step = args[1][0] if len(args) == 2 else "1"
-            if len(args) == 2:
-                self.check(args[1][1], ("int",), e.args[1].span, "the step of next_seat()")
-            return (f"(({a0}) + ({step})) % c.nseats", SEAT)
-        if name == "seats_from":
-            self.check(t0, ("seat",), sp, "the value of seats_from()")
-            return (f"c.seats_from({a0})", list_of(SEAT))
-        if name == "index":
-            self.check(t0, ("list",), sp, "the first value of index()")
-            return (f"_index({a0}, {args[1][0]})", INT)
-        if name == "abs":
-            self.check(t0, ("int",), sp, "the value of abs()")
-            return (f"abs({a0})", INT)
-        if name == "get":
-            self.check(t0, ("map",), sp, "the first value of get()")
-            vt = t0.args[1] if t0.kind == "map" else ANY
-            return (f"{a0}.get({args[1][0]}, {args[2][0]})", unify(vt, args[2][1]))
-        if name == "keys":
-            self.check(t0, ("map",), sp, "the value of keys()")
-            return (f"list({a0})", list_of(t0.args[0] if t0.kind == "map" else ANY))
-        if name == "str":
-            return (self.fmt(a0, t0), STR)
-        if name in ("follow", "exits"):
-            self.check(t0, ("node",), sp, f"the first value of {name}()")
-            attr_arg = e.args[1]
-            if not (isinstance(attr_arg, A.Template) and attr_arg.is_plain):
-                return self.err(attr_arg.span, "type", f"the edge attribute of {name}() must be written as a text, "
-                                "like \"dir\"")
-            attr = attr_arg.text
-            if attr not in self.world.edges:
-                return self.err(attr_arg.span, "unknown-field", f"no edge of the board has an attribute '{attr}'",
-                                did_you_mean(attr, list(self.world.edges)))
-            column = self.const("edges", attr, self.world.edges[attr])
-            vt = self.world.edge_types[attr]
-            if name == "exits":
-                return (f"list({column}[{a0}])", list_of(tuple_of(NODE, vt)))
-            target = fixed_value(e.args[2], self.resolver(scope))
-            if literal(target) is not None:  # known edge value: every node's answer, computed once
-                found = tuple(follow(exits, target) for exits in self.world.edges[attr])
-                return (f"{self.const('follow', f'{attr}:{target!r}', found)}[{a0}]", NODE.or_none())
-            return (f"_follow({column}[{a0}], {args[2][0]})", NODE.or_none())
-        return self.err(e.span, "unknown-name", f"no function called '{name}'")
+        if spec.makes_value and t0.kind in ("list", "map"):
+            args = [(self.counted(e.args[0], a0, scope), t0)] + args[1:]  # a new value as long as its list
+        elif spec.searches_list and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
+            self.charges.charge(SEARCH_STEPS)  # reads its list (a new one was counted) and makes nothing
+        return spec.code(self, e, args, scope)
 
 
-    def _unique_by(self, e: A.Call, items: str, t: Type) -> Code:
-        """`unique_by(cards, "colour")`: the first seat, node or item of each value of a field or attribute."""
-        if not self.check(t, ("list",), e.args[0].span, "the first value of unique_by()") or t.elem.kind == "any":
-            return (items, t)
-        attr_arg = e.args[1]
-        if not (isinstance(attr_arg, A.Template) and attr_arg.is_plain):
-            return self.err(attr_arg.span, "type", "the field or attribute of unique_by() must be written as a "
-                            "text, like \"colour\"")
-        name, w, kind = attr_arg.text, self.world, t.elem.kind
-        column: str | None = None
-        known: list[str] = []
-        if kind == "seat":
-            column = self.column(f"S[{name!r}]") if name in w.seat_fields else "c.names" if name == "name" else None
-            known = [*w.seat_fields, "name"]
-        elif kind == "node":
-            if name in w.node_fields:
-                column = self.column(f"N[{name!r}]")
-            elif name in w.node_attrs:
-                column = self.const("attr", name, tuple(w.node_attr_values[name]))
-            known = [*w.node_fields, *w.node_attrs]
-        elif kind in w.components:
-            component = w.components[kind]
-            if name in component.fields:
-                column = self.column(f"C[{kind!r}][{name!r}]")
-            elif name in component.attrs:
-                column = self.const(f"attr:{kind}", name, tuple(component.attr_values[name]))
-            known = [*component.fields, *component.attrs]
-        else:
-            return self.err(e.args[0].span, "type", f"unique_by() keeps one of each kind of seats, nodes or items, "
-                            f"not of {t.elem}", "for other values, use unique([...]) on what they have in common")
-        if column is None:
-            return self.err(attr_arg.span, "unknown-field", f"{an(kind)} has no field or attribute '{name}'",
-                            did_you_mean(name, known))
-        return (f"_unique_by({items}, {column})", t)
-
+# Each binary operator's typing rule and code; any other operator is arithmetic.
+_BINARY: dict[str, Callable[[Expressions, A.BinOp, Code, Code, Scope], Code]] = {
+    "and": Expressions._logic, "or": Expressions._logic,
+    "==": Expressions._equality, "!=": Expressions._equality,
+    "<": Expressions._ordering, "<=": Expressions._ordering, ">": Expressions._ordering, ">=": Expressions._ordering,
+    "in": Expressions._membership, "not in": Expressions._membership, "+": Expressions._plus,
+}
 
 # How many one-expression formulas deep calls are inlined (each inside the one before).
 INLINE_DEPTH = 5
@@ -917,10 +823,6 @@ def COUNT_WORK_ON() -> bool:  # upper case: reads the switch at compile time (se
     return cost.COUNT_WORK
 
 
-# Built-ins over a list that make a new value as long as it (counted by its length), and those
-# that only read it (counted as SEARCH_STEPS: see cost.py).
-_MAKING_BUILTINS = ("unique", "sorted", "reversed", "keys", "str", "unique_by")
-_SEARCHING_BUILTINS = ("sum", "max", "min", "any", "all", "index")
 # Numbers added or subtracted without a check: small fixed ones (a number cannot run away by them).
 _SMALL = 1 << 31
 
@@ -948,9 +850,6 @@ _COSTLY = (A.ListComp, A.MapComp, A.Call)
 _CONSTANT = re.compile(r"^(?:True|False|None|-?\d+|'[^'\\]*')$")
 # Expressions worth a per-node table when they read fixed data only (a single read is one already).
 _PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
-# Built-ins that only read their list: a kept (shared) list may be handed to them.
-_READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index", "reversed",
-                     "unique_by")
 _CONTAINERS = ("list", "map", "tuple", "any")
 
 

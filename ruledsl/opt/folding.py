@@ -9,7 +9,7 @@ decided once: a branch that can never run is not generated for the agent path.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..syntax import ast as A
 
@@ -126,32 +126,50 @@ def evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve,
     anything else (the state, a variable of the rules) or does what this evaluator does not.
     `bodies` gives the one-expression formulas it may compute too."""
     try:
-        return _evaluate(e, env, world, resolve, bodies)
+        return _Folder(world, resolve, bodies).value(e, env)
     except (KeyError, IndexError, TypeError, ValueError):  # it would fail when run: let it, there
         return None
 
 
-def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve, bodies: Bodies | None) -> Known | None:
-    if isinstance(e, A.Name):
+class _Folder:
+    """`evaluate`, one method per kind of expression (`_STEPS`); each gives None for what it cannot compute."""
+
+    def __init__(self, world: "World", resolve: Resolve, bodies: Bodies | None):
+        self.world = world
+        self.resolve = resolve
+        self.bodies = bodies
+
+    def value(self, e: A.Expr, env: dict[str, Known]) -> Known | None:
+        step = _STEPS.get(type(e))
+        return step(self, e, env) if step is not None else None
+
+    def name(self, e: A.Name, env: dict[str, Known]) -> Known | None:
         if e.name in env:
             return env[e.name]
-        if e.name == "nodes" and resolve(e.name) is UNKNOWN:
+        world = self.world
+        if e.name == "nodes" and self.resolve(e.name) is UNKNOWN:
             return Known("data", [Known("node", i) for i in range(len(world.node_ids))])
         for component in world.components.values():
             if e.name == component.collection:
                 return Known("data", [Known(component.name, i) for i in range(len(component.ids))])
-        value = resolve(e.name)
+        value = self.resolve(e.name)
         return None if value is UNKNOWN else Known("data", value)
-    if isinstance(e, (A.Num, A.Bool)):
+
+    def literal(self, e: A.Num | A.Bool, env: dict[str, Known]) -> Known | None:
         return Known("data", e.value)
-    if isinstance(e, A.NoneLit):
+
+    def none(self, e: A.NoneLit, env: dict[str, Known]) -> Known | None:
         return Known("data", None)
-    if isinstance(e, A.Template):
+
+    def template(self, e: A.Template, env: dict[str, Known]) -> Known | None:
         return Known("data", e.text) if e.is_plain else None
-    if isinstance(e, A.Attr):
-        obj = _evaluate(e.obj, env, world, resolve, bodies)
+
+    def attr(self, e: A.Attr, env: dict[str, Known]) -> Known | None:
+        """An attribute of a node or an item (never a field: fields change), or a key of fixed data."""
+        obj = self.value(e.obj, env)
         if obj is None:
             return None
+        world = self.world
         if obj.kind == "node":
             if e.name in world.node_fields or e.name not in world.node_attr_values:
                 return None
@@ -164,50 +182,72 @@ def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve
         if isinstance(obj.value, dict):
             return Known("data", obj.value[e.name])
         return None
-    if isinstance(e, A.Index):
-        obj, key = _evaluate(e.obj, env, world, resolve, bodies), _evaluate(e.index, env, world, resolve, bodies)
+
+    def index(self, e: A.Index, env: dict[str, Known]) -> Known | None:
+        obj, key = self.value(e.obj, env), self.value(e.index, env)
         if obj is None or key is None or obj.kind != "data" or key.kind != "data":
             return None
         item = obj.value[key.value]  # type: ignore[index]
         return item if isinstance(item, Known) else Known("data", item)
-    if isinstance(e, A.Not):
-        inner = _evaluate(e.operand, env, world, resolve, bodies)
+
+    def not_(self, e: A.Not, env: dict[str, Known]) -> Known | None:
+        inner = self.value(e.operand, env)
         return None if inner is None or type(inner.value) is not bool else Known("data", not inner.value)
-    if isinstance(e, A.BinOp) and e.op in ("and", "or"):
-        left = _evaluate(e.left, env, world, resolve, bodies)
+
+    def binop(self, e: A.BinOp, env: dict[str, Known]) -> Known | None:
+        if e.op in ("and", "or"):
+            return self.logic(e, env)
+        if e.op in _COMPARE:
+            return self.compare(e, env)
+        if e.op in ("in", "not in"):
+            return self.member(e, env)
+        return None  # arithmetic is left to the code (and its number checks)
+
+    def logic(self, e: A.BinOp, env: dict[str, Known]) -> Known | None:
+        left = self.value(e.left, env)
         if left is None or type(left.value) is not bool:
             return None
         if left.value == (e.op == "or"):
             return left
-        right = _evaluate(e.right, env, world, resolve, bodies)
+        right = self.value(e.right, env)
         return None if right is None or type(right.value) is not bool else right
-    if isinstance(e, A.BinOp) and e.op in _COMPARE:
-        left, right = _evaluate(e.left, env, world, resolve, bodies), _evaluate(e.right, env, world, resolve, bodies)
+
+    def compare(self, e: A.BinOp, env: dict[str, Known]) -> Known | None:
+        left, right = self.value(e.left, env), self.value(e.right, env)
         if left is None or right is None or left.kind != right.kind:
             return None
         return Known("data", _COMPARE[e.op](left.value, right.value))
-    if isinstance(e, A.BinOp) and e.op in ("in", "not in"):
-        left, right = _evaluate(e.left, env, world, resolve, bodies), _evaluate(e.right, env, world, resolve, bodies)
+
+    def member(self, e: A.BinOp, env: dict[str, Known]) -> Known | None:
+        left, right = self.value(e.left, env), self.value(e.right, env)
         if left is None or right is None or left.kind != "data" or type(left.value) not in _PLAIN \
                 or not isinstance(right.value, (list, tuple)) or any(isinstance(v, Known) for v in right.value):
             return None
         return Known("data", (left.value in right.value) == (e.op == "in"))
-    if isinstance(e, A.IfExp):
-        test = _evaluate(e.cond, env, world, resolve, bodies)
+
+    def if_exp(self, e: A.IfExp, env: dict[str, Known]) -> Known | None:
+        test = self.value(e.cond, env)
         if test is None or test.kind != "data" or test.value is not None and type(test.value) is not bool:
             return None  # (a missing attribute, none, counts as false where the code tests it)
-        return _evaluate(e.then if test.value else e.orelse, env, world, resolve, bodies)
-    if isinstance(e, A.Call) and bodies is not None:
-        found = bodies(e.name)
+        return self.value(e.then if test.value else e.orelse, env)
+
+    def call(self, e: A.Call, env: dict[str, Known]) -> Known | None:
+        """A one-expression formula of `bodies`, its body computed on its arguments (tables only besides)."""
+        if self.bodies is None:
+            return None
+        found = self.bodies(e.name)
         if found is None or len(found[0]) != len(e.args):
             return None
-        args = [_evaluate(a, env, world, resolve, bodies) for a in e.args]
+        args = [self.value(a, env) for a in e.args]
         if any(a is None for a in args):
             return None
+        world, resolve = self.world, self.resolve
         tables: Resolve = lambda name: resolve(name) if name in world.tables else UNKNOWN  # noqa: E731
-        return _evaluate(found[1], {n: a for n, a in zip(found[0], args) if a is not None}, world, tables, bodies)
-    if isinstance(e, A.ListComp):
-        items = _evaluate(e.iter, env, world, resolve, bodies)
+        inner = _Folder(world, tables, self.bodies)
+        return inner.value(found[1], {n: a for n, a in zip(found[0], args) if a is not None})
+
+    def list_comp(self, e: A.ListComp, env: dict[str, Known]) -> Known | None:
+        items = self.value(e.iter, env)
         if items is None or not isinstance(items.value, list):
             return None
         out = []
@@ -216,17 +256,24 @@ def _evaluate(e: A.Expr, env: dict[str, Known], world: "World", resolve: Resolve
             bound = dict(env)
             bound[e.var] = known
             if e.cond is not None:
-                test = _evaluate(e.cond, bound, world, resolve, bodies)
+                test = self.value(e.cond, bound)
                 if test is None or type(test.value) is not bool:
                     return None
                 if not test.value:
                     continue
-            value = _evaluate(e.elt, bound, world, resolve, bodies)
+            value = self.value(e.elt, bound)
             if value is None:
                 return None
             out.append(value)
         return Known("data", out)
-    return None
+
+
+# Which method computes each kind of expression; any other kind is not computed.
+_STEPS: dict[type, Callable[[_Folder, Any, dict[str, Known]], Known | None]] = {
+    A.Name: _Folder.name, A.Num: _Folder.literal, A.Bool: _Folder.literal, A.NoneLit: _Folder.none,
+    A.Template: _Folder.template, A.Attr: _Folder.attr, A.Index: _Folder.index, A.Not: _Folder.not_,
+    A.BinOp: _Folder.binop, A.IfExp: _Folder.if_exp, A.Call: _Folder.call, A.ListComp: _Folder.list_comp,
+}
 
 
 def per_node(e: A.Expr, var: str, world: "World", resolve: Resolve, bodies: Bodies) -> tuple[object, ...] | None:

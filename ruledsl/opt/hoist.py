@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..builtins import BUILTINS
 from ..syntax import ast as A
 from ..types import Type
 
@@ -32,8 +33,6 @@ from ..types import Type
 _CONTAINERS = ("list", "map", "tuple", "any")
 _COMP_VAR = re.compile(r"\b_c(\d+)\b")
 _LOCAL = re.compile(r"\b_l(\d+)\b|\bL\[")
-# Built-ins worth keeping when their argument is costly.
-_READING_BUILTINS = ("len", "count", "sum", "any", "all", "max", "min", "unique", "sorted", "index")
 
 
 @dataclass
@@ -147,9 +146,6 @@ def _costly(e: A.Expr, code: str) -> bool:
     if isinstance(e, (A.ListComp, A.MapComp)):
         return True
     if isinstance(e, A.Call):
-        if e.name in _READING_BUILTINS:
-            return " for " in code or "_F" in code
-        return e.name not in ("len", "abs", "str", "next_seat", "get", "follow", "neighbours", "range", "keys",
-                              "seats_from", "reversed", "exits", "count", "sum", "any", "all", "max", "min",
-                              "unique", "sorted", "index") and (" for " in code or "_F" in code)
+        spec = BUILTINS.get(e.name)
+        return (spec is None or spec.kept_when_costly) and (" for " in code or "_F" in code)
     return False

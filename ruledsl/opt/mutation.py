@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..builtins import BUILTINS
 from ..syntax import ast as A
 from ..world import World
 
@@ -21,8 +22,6 @@ from ..world import World
 Root = tuple[str, str]
 ANY_STATE: Root = ("state", "*")
 
-# Built-ins whose result is a new list (elements may still be shared: see loop_needs_copy).
-_NEW_LISTS = ("range", "unique", "sorted", "reversed", "keys", "seats_from", "exits")
 
 
 class Mutations:
@@ -70,7 +69,7 @@ class Mutations:
                 for arg in e.args:
                     found |= self.roots(arg, True)
                 return found
-            if e.name in _NEW_LISTS and not deep:
+            if e.name in BUILTINS and BUILTINS[e.name].new_list and not deep:
                 return found
             for arg in e.args:  # max, min and get may return an element or a value of an argument
                 found |= self.roots(arg, deep)

@@ -16,11 +16,10 @@ import dataclasses
 import re
 from typing import Iterable, Mapping
 
+from ..builtins import BUILTINS
 from ..syntax import ast as A
 from ..world import World
 
-# Built-ins that read the seats of the running game.
-_SEAT_BUILTINS = ("next_seat", "seats_from", "str")
 # Parameter types whose values can key a dictionary (item kinds are checked separately).
 _HASHABLE = re.compile(r"(int|str|bool|node|seat)\??")
 
@@ -86,7 +85,7 @@ def state_free(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
             elif isinstance(n, A.Call):
                 if n.name in formulas:
                     called.add(n.name)
-                elif n.name in _SEAT_BUILTINS:
+                elif n.name in BUILTINS and BUILTINS[n.name].reads_seats:
                     reads = True
         direct[name] = reads
         calls[name] = called

@@ -38,8 +38,8 @@ from lark.grammar import Rule
 from interpreter.analysis.simulate import play_bots
 from interpreter.core.engine import Engine
 from interpreter.load.loader import check_game
+from ruledsl.builtins import BUILTINS
 from ruledsl.diagnostics import Diagnostic
-from ruledsl.gen.exprgen import BUILTINS
 from ruledsl.syntax import ast as A
 
 # The raw Lark tree keeps the grammar's own names (chooser_each, elif_clause...), which the AST does not.
@@ -566,7 +566,7 @@ def test_every_builtin_has_an_example() -> None:
     found: set[tuple[str, int]] = set()
     for block in rules_blocks():
         found |= builtin_calls_in(example_source(block))
-    wanted = {(name, n) for name, (low, high) in BUILTINS.items() for n in range(low, high + 1)}
+    wanted = {(name, n) for name, b in BUILTINS.items() for n in range(b.fewest, b.most + 1)}
     missing = sorted(wanted - found)
     assert not missing, f"built-ins (name, arguments) with no example in {DOC.name}: {missing}"
 

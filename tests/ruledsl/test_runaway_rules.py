@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from lang_helpers import write_game
+from ruledsl.runtime_support import LIST_LIMIT, TEXT_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY = 1 << 30          # bytes the child may use
@@ -159,7 +160,7 @@ def test_a_list_doubled_without_end(tmp_path: Path) -> None:
         while true:
             x = x + x
         end winners seats
-    """), 5, "limit of 100,000")
+    """), 5, f"limit of {LIST_LIMIT:,}")
 
 
 def test_a_text_doubled_without_end(tmp_path: Path) -> None:
@@ -168,7 +169,7 @@ def test_a_text_doubled_without_end(tmp_path: Path) -> None:
         while true:
             x = x + x
         end winners seats
-    """), 5, "limit of 100,000")
+    """), 5, f"limit of {TEXT_LIMIT:,}")
 
 
 def test_copies_of_a_big_list_piling_up(tmp_path: Path) -> None:
@@ -189,7 +190,7 @@ def test_a_list_kept_across_decisions_grows_only_to_its_limit(tmp_path: Path) ->
                 for i in range(1000):
                     add i to heap
             end winners seats
-        """, 5, "at most 100,000", global_={"heap": ("list[int]", [])})
+        """, 5, f"at most {LIST_LIMIT:,}", global_={"heap": ("list[int]", [])})
 
 
 def test_phases_that_run_themselves_twice_over(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from interpreter.core.engine import Engine
 from interpreter.core.errors import RuleError
 from interpreter.core.state import to_json
 from lang_helpers import RULES_FILE, engine
+from ruledsl.runtime_support import STEP_BUDGET
 
 MONEY = {"money": {"type": "int", "initial": 10, "ledger": True}}
 
@@ -352,7 +353,7 @@ def test_endless_loop_is_stopped_and_named(tmp_path: Path) -> None:
     err = outcome["error"]
     assert isinstance(err, RuleError)
     assert where(err) == (RULES_FILE, 3, 5)
-    assert "loop" in err.message and "2,000,000 steps" in err.message
+    assert "loop" in err.message and f"{STEP_BUDGET:,} steps" in err.message
 
 
 def test_endless_loop_in_a_resumable_phase(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

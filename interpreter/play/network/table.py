@@ -1,7 +1,7 @@
 """The host's game: state, journal, bots and the seats' open questions; no networking here.
 
 It follows the terminal session's rules: in a secret choice the bots answer only after every
-human, and the answers to a secret choice several seats make at once reach the journal only when
+human (`answer_order.py`, shared with the session), and the answers to a secret choice several seats make at once reach the journal only when
 the last is in (a journal read during the vote holds nobody's vote). Everything a client is shown
 has been saved first, so a host killed at any moment resumes from what the players last saw.
 """
@@ -21,6 +21,7 @@ from ...core.engine import Engine
 from ...core.journal import Journal
 from ...core.view import view
 from .. import advice, explain as X, phases
+from ..answer_order import bots_to_answer
 from ..commands import log_text
 from ..info import info
 from ..menu import Menu
@@ -82,11 +83,8 @@ class Table:
         d = self._decision()
         if d is None:
             return None
-        humans = [s for s in d.seats if s not in self.bots]
-        bots = [s for s in d.seats if s in self.bots]
-        if not bots or (d.secret and humans):
-            return None
-        return bots[0]
+        bots = bots_to_answer(d, self.bots)
+        return bots[0] if bots else None
 
     def bot_pick(self, seat: int, state: dict[str, Any]) -> str:
         """The option `seat`'s bot chooses in `state` (a copy of the table's, made when the bot began).
