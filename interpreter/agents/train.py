@@ -28,7 +28,7 @@ from .features import lead, vocabulary
 from .learned import LEAF_BUDGET, ValueAgent
 from .random import RandomAgent
 from .seeding import bot_seed
-from .value import LearnedValue, Network, feature_space, final_scores, result_target, use_value
+from .value import LearnedValue, Network, feature_space, final_scores, profile_steers, result_target, use_value
 
 # A self-play game stopped here is dropped (rules that loop while bots play): it says nothing of who wins.
 GAME_CAP = 20_000
@@ -106,7 +106,7 @@ def play_for_training(task: _Game) -> tuple[int, Positions]:
     state = engine.new_game(task.seats, task.seed)
     g = rng.seed_state(task.seed ^ 0x5EED)
     seen: list[list[list[float]]] = []
-    profiles = [(name, space.evaluation_terms(terms)) for name, terms in engine.game.bots.profiles.items()]
+    profiles = [(name, space.evaluation_terms(terms)) for name, terms in profile_steers(engine.game).items()]
     out = Positions()
     # Positions are written down at random decisions, about `positions` of them a game.
     chance = 1000 * spec.positions / max(spec.positions, _expected(task, engine))

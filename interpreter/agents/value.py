@@ -25,8 +25,9 @@ from .features import FeatureSpace, lead
 
 FILE_NAME = "bots.trained.json"
 FORMAT = 1
-# How much a profile shifts the value: per standard deviation of the profile's lead over the others.
-PROFILE_SHIFT = 0.08
+# How much a profile shifts the value at most: by the seat's lead over the others in what the profile
+# weighs differently from the declared evaluation (profile_steers), per standard deviation of it.
+PROFILE_SHIFT = 0.3
 
 
 class ValueFileError(ValueError):
@@ -130,7 +131,7 @@ class LearnedValue:
         self.network = network
         self.info = info or {}
         self._profiles = {name: [(name, space.evaluation_terms(terms))]
-                          for name, terms in engine.game.bots.profiles.items()}
+                          for name, terms in profile_steers(engine.game).items()}
 
     def features(self, state: dict[str, Any], seat: int, profile: str | None = None) -> list[float]:
         """The features of a position from `seat`'s side (what it may see only); with a profile, the
@@ -169,6 +170,20 @@ class LearnedValue:
                 "vocab": self.space.vocab, "evaluations": {name: [[f, w] for f, w in terms]
                                                             for name, terms in _declared(game).items()},
                 "network": self.network.to_json(), "training": self.info}
+
+
+def profile_steers(game: Game) -> dict[str, tuple[tuple[str, float], ...]]:
+    """What each profile weighs differently from the declared evaluation (the profile's weights
+    minus the evaluation's, formula by formula): the learned value already stands for the declared
+    evaluation, so a profile steers it by what it adds or takes away (`investor` counting holdings
+    twice steers by holdings, `hoarder` valuing cash only by cash less the position)."""
+    steers = {}
+    for name, terms in game.bots.profiles.items():
+        weights = {f: -w for f, w in game.bots.evaluation}
+        for f, w in terms:
+            weights[f] = weights.get(f, 0.0) + w
+        steers[name] = tuple((f, w) for f, w in sorted(weights.items()) if w != 0.0)
+    return steers
 
 
 def _declared(game: Game) -> dict[str, tuple[tuple[str, float], ...]]:
