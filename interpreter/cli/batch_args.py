@@ -80,7 +80,10 @@ def batch_spec(args: argparse.Namespace, game: Game, restrictions: list[str] | N
     """The batch the arguments ask for."""
     listed = (bots or args.bots or "").split(",")
     # `--bots a,b,c` names a bot per seat: three seats, unless --players says otherwise.
-    seats = seats_for(game, args.players if args.players is not None or len(listed) < 2 else len(listed))
+    implied = args.players is None and len(listed) >= 2
+    if implied:
+        parse_lineup(bots or args.bots, len(listed), game)  # an unknown bot is said before a seat count
+    seats = seats_for(game, len(listed) if implied else args.players)
     options = tuple((k, v) for k, v in (("budget", args.bot_budget), ("think", args.think)) if v is not None)
     lineup = parse_lineup(bots or args.bots, seats, game)
     problem = untrained(lineup, Engine(game), given=bool(bots or args.bots))
