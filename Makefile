@@ -54,6 +54,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_adapters.py
 	$(BIN)/python benchmarks/bench_lsp.py
 	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_edit_loop.py
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 	$(BIN)/python benchmarks/bench_bots.py $(BOTS)

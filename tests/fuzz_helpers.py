@@ -37,7 +37,7 @@ from typing import Any, Callable
 GAMES = ("downtown", "london", "city")
 MEMORY_BYTES = 1536 * 1024 * 1024
 CAP = 3_000          # decisions of a trial game before it counts as never ending
-SCREENS = 300        # decisions of a trial game whose full screen is drawn
+SCREENS = 300        # decisions of a trial game whose full screen is drawn (as --fuzz draws them)
 HOSTILE_CHARS = list(":[]{}-?*&!|>\"'#,% \t\n0\x1b\x07\u2028\u00e9()=+<")
 HOSTILE_NUMBERS = ["0", "-1", "-99999", "99999999999", str(2**63), str(10**40), "1" + "0" * 120]
 YAML_WORDS = ["yes", "no", "null", "~", "true", "off", ".inf", ".nan", "&a", "*a", "!!str", "<<", "[]", "{}"]
@@ -135,7 +135,7 @@ def check_mutant(m: Mutant, where: Path) -> str:
     """
     from interpreter.core.engine import Engine
     from interpreter.load.loader import check_game, games_root
-    from interpreter.play.trial import trial_game
+    from interpreter.play.trial import THOROUGH, Sampling, trial_game
     from ruledsl.diagnostics import render_all
 
     folder = where / f"mutant-{m.seed}"
@@ -156,7 +156,7 @@ def check_mutant(m: Mutant, where: Path) -> str:
         rng = random.Random(m.seed)
         chosen = rng.choice(games)
         seats = rng.randint(chosen.min_seats, chosen.max_seats)
-        found = trial_game(Engine(chosen), seats, m.seed, CAP, screens=SCREENS)
+        found = trial_game(Engine(chosen), seats, m.seed, CAP, screens=Sampling(THOROUGH.first, THOROUGH.every, SCREENS))
         return "clean" if found is None else found.code
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -61,6 +61,10 @@ RANDOM_ONLY = ("every seat is a random bot: these figures say how the rules play
                "play them (the default, --bots bot, plays the game's trained bots)")
 
 
+OPTIONS_NOTE = ("associations, not causes: the seats that chose an option won so often, which may be because "
+                "they were winning already; restricted play (--restrict, cityrules probe) measures an effect")
+
+
 def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
     """Every figure of a batch, as JSON-ready data."""
     spec, t = result.spec, result.tally
@@ -90,7 +94,9 @@ def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
             "value": _r(first.mean * scale if first.mean is not None else None),
             # A few games give a t-interval wider than the figure can ever be: a win-rate difference.
             "ci": _ci((max(-1.0, first_ci[0] * scale), min(1.0, first_ci[1] * scale)) if first_ci else None),
-            "n": first.n},
+            "n": first.n,
+            # Which seat started each game: the first to decide alone, where the rules put or drew it.
+            "starters": [t.starters.get(s, 0) for s in range(k)]},
         "score_field": game.score_field,
         "mean_score": [_r(_moments(m).mean) for m in t.scores],
         "mean_score_ci": [_ci(_moments(m).interval()) for m in t.scores],
@@ -107,6 +113,7 @@ def batch_figures(game: Game, result: BatchResult) -> dict[str, Any]:
         "options_per_decision": mean_figure(t.branching, scale=BRANCHING_SCALE),
         "lead_changes": _lead_figure(t) if game.rounds_field and game.score_field else None,
         "options": _option_figures(t, t.options),
+        "options_note": OPTIONS_NOTE,
         "option_patterns": _option_figures(t, t.patterns),
         "economy": _economy_figures(t),
         "by_bot": _bot_figures(t),

@@ -186,9 +186,10 @@ window.addEventListener('load', function () {
 </script>"""
 
 
-def _page(title: str, sections: list[tuple[str, str]], text: str) -> str:
+def _page(title: str, sections: list[tuple[str, str]], text: str, texts: Sequence[tuple[str, str]] = ()) -> str:
     body = "\n".join(f'<h2>{html.escape(h)}</h2>\n<img class="plot" src="{html.escape(src)}" alt="{html.escape(h)}">'
                      for h, src in sections)
+    more = "".join(f"<h2>{html.escape(h)}</h2>\n<pre>{html.escape(t)}</pre>\n" for h, t in texts)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>body{{font-family:sans-serif;max-width:80em;margin:2em auto;padding:0 1em}}
@@ -198,20 +199,21 @@ img.plot{{max-width:100%;border:1px solid #ddd}} pre{{background:#f6f6f6;padding
 {body}
 <h2>Figures</h2>
 <pre>{html.escape(text)}</pre>
-{_CHECK}
+{more}{_CHECK}
 </body></html>
 """
 
 
-def write_report(folder: str | Path, data: dict[str, Any]) -> Path:
-    """DIR/index.html and its plots for one batch's figures; returns the page's path."""
+def write_report(folder: str | Path, data: dict[str, Any], texts: Sequence[tuple[str, str]] = ()) -> Path:
+    """DIR/index.html and its plots for one batch's figures, then sections of text (`texts`: heading,
+    text); returns the page's path."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     sections = [(title, plot([data], out)) for title, plot in PLOTS]
     variant = f", variant {data['variant']}" if data["variant"] else ""
     page = out / "index.html"
-    page.write_text(_page(f"{data['title']}{variant}: {data['games']} games", sections, "\n".join(batch_lines(data))),
-                    encoding="utf-8")
+    page.write_text(_page(f"{data['title']}{variant}: {data['games']} games", sections, "\n".join(batch_lines(data)),
+                          texts), encoding="utf-8")
     return page
 
 

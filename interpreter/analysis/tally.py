@@ -37,6 +37,7 @@ class GameRecord:
     chosen: list[Counter[str]]                 # per seat: option id -> times chosen
     flows: dict[tuple[str, str], tuple[list[int], list[int]]]   # (field, phase) -> (paid, gained) per seat
     forced: int = 0                            # decisions where a restriction left no option
+    starter: int = 0                           # the seat that starts (see batch.starting_seat)
 
 
 class LeadWatch:
@@ -121,7 +122,8 @@ class Tally:
     score_hist: list[Counter[int]] = field(default_factory=list)
     margin: list[float] = field(default_factory=_moments)
     margin_hist: Counter[int] = field(default_factory=Counter)
-    first_seat: list[float] = field(default_factory=_moments)       # (k-1)*win0 - wins of the others
+    first_seat: list[float] = field(default_factory=_moments)       # (k-1)*wins of the starter - the others'
+    starters: Counter[int] = field(default_factory=Counter)         # seat -> games it started
     rounds: list[float] = field(default_factory=_moments)
     rounds_hist: Counter[int] = field(default_factory=Counter)
     decisions: list[float] = field(default_factory=_moments)
@@ -177,7 +179,8 @@ class Tally:
         if margin is not None:
             _add(self.margin, margin)
             self.margin_hist[margin] += 1
-        first = (k - 1) * won[0] - sum(won[1:]) if r.finished and k > 1 else None
+        self.starters[r.starter] += 1
+        first = (k - 1) * won[r.starter] - (sum(won) - won[r.starter]) if r.finished and k > 1 else None
         if first is not None:
             _add(self.first_seat, first)
         if r.rounds is not None:
@@ -288,6 +291,7 @@ class Tally:
             b[0] += games
             b[1] += wins
         self.forced += other.forced
+        self.starters.update(other.starters)
         self.forced_games += other.forced_games
         for pattern, counts in other.patterns.items():
             mine_counts = self.patterns.setdefault(pattern, [0, 0, 0])

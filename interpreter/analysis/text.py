@@ -36,16 +36,25 @@ def seed_text(ranges: list[list[int]]) -> str:
 
 
 def first_seat_sentence(data: dict[str, Any], name: str) -> str:
-    """Whether the first seat is favoured, in words."""
+    """Whether the seat that starts is favoured, in words (`name`: the first seat's)."""
     f = data["first_seat_advantage"]
     if f["value"] is None or f["ci"] is None:
         return "First-seat advantage: not measured (no finished game)."
     lo, hi = f["ci"]
     points = f"{100 * f['value']:+.1f} points (95 % CI {100 * lo:+.1f} to {100 * hi:+.1f})"
+    starters = [(n, c) for n, c in zip(data["names"], f.get("starters") or []) if c]
+    if len(starters) == 1:
+        who = f"{starters[0][0]}, who starts,"
+    elif starters:
+        total = sum(c for _, c in starters)
+        who = ("the seat that starts (" + ", ".join(f"{n} {pct(c / total)}" for n, c in starters)
+               + " of the games)")
+    else:
+        who = f"{name}, who starts,"
     if lo > 0:
-        verdict = f"{name}, who starts, is favoured"
+        verdict = f"{who} is favoured"
     elif hi < 0:
-        verdict = f"{name}, who starts, is at a disadvantage"
+        verdict = f"{who} is at a disadvantage"
     else:
         verdict = "no clear advantage for starting: the interval holds zero"
     return f"First-seat advantage: {points} over the other seats' average win rate: {verdict}."
@@ -148,7 +157,8 @@ def option_lines(options: list[dict[str, Any]]) -> list[str]:
     children: dict[str, list[dict[str, Any]]] = {}
     for o in options:
         children.setdefault(_parent(o["id"]), []).append(o)
-    lines = ["  Options (times chosen per game; win rate of the seats that chose it, and of those that did not):"]
+    lines = ["  Options (times chosen per game; win rate of the seats that chose it, and of those that did not;",
+             "  associations, not causes: a seat that chose an option may have been winning already):"]
 
     def walk(parent: str, depth: int) -> None:
         kids = sorted(children.get(parent, []), key=lambda o: (-o["chosen"], o["id"]))

@@ -1,22 +1,28 @@
-"""Tuning: search a game's table values for a balance target, and write the best as a variant.
+"""Tuning: search a game's numbers for a balance target, and write the best as a variant.
 
 `--vary prices.bare.1=1..4` names a whole number inside a table (map keys and list indices after
-the table's name) and the range to try. `--target` names what "balanced" means:
+the table's name) and the range to try; `--vary mine.cost=4..8` an attribute of an item, by its id
+as its component file writes it (every copy of it); `--vary seat.money=20..40` the initial value of
+a state field (its scope, then its name). `--target` names what "balanced" means:
 
 - `fair[:P]`        every seat's win rate within ±P points of the seats' average (default 2)
 - `first-seat[:P]`  the first seat's advantage under P points, either way (default 1)
 - `rounds:LO..HI`   the median game length in rounds within LO..HI
 - `margin:LO..HI`   the mean winning margin within LO..HI
 
-Each candidate is played as a variant of the game (variants replace tables by name) on the same
-seeds (common random numbers, so candidates differ by their values and not by luck of the draw).
-The search is Optuna's TPE sampler, seeded; the best candidate is then measured again on fresh
-seeds, so the figures reported are not flattered by having been picked as the best.
+Each candidate is played from a private copy of the game folder, its tables given as a variant
+(variants replace tables by name), its items' attributes and initial values written into the
+copy's files, on the same seeds (common random numbers, so candidates differ by their values and
+not by luck of the draw). A small range is tried whole; a larger one starts from the game's own
+values and each knob's ends, then Optuna's TPE sampler, seeded, goes on. The best candidate is
+then measured again on fresh seeds, so the figures reported are not flattered by having been
+picked as the best.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import os
 import re
 import shutil
@@ -54,7 +60,8 @@ def parse_knob(text: str) -> Knob:
     where, sep, span = text.partition("=")
     lo_text, dots, hi_text = span.partition("..")
     if not sep or not dots or not where:
-        raise TuneError(f"--vary '{text}': write TABLE.KEY=LO..HI, as in prices.bare.1=1..4 or lobby_weight=1..3")
+        raise TuneError(f"--vary '{text}': write TABLE.KEY=LO..HI, ITEM.ATTRIBUTE=LO..HI or SCOPE.FIELD=LO..HI, "
+                        "as in prices.bare.1=1..4, lobby_weight=1..3, mine.cost=4..8 or seat.money=20..40")
     try:
         low, high = int(lo_text), int(hi_text)
     except ValueError:
@@ -109,6 +116,118 @@ def set_values(tables: dict[str, Any], values: dict[Knob, int]) -> dict[str, Any
     return out
 
 
+class GameNumbers:
+    """The whole numbers of a game folder a knob may name: its tables (with a base variant's values),
+    the initial values of its state fields and the attributes of its items, as the files write them."""
+
+    def __init__(self, folder: Path, variant: str | None):
+        self.folder = folder
+        data = yaml.safe_load(game_yaml(folder).read_text(encoding="utf-8"))
+        self.tables = base_tables(folder, variant)
+        self.state: dict[str, dict[str, Any]] = {
+            scope: fields for scope, fields in (data.get("state") or {}).items() if isinstance(fields, dict)}
+        self.items: dict[str, tuple[str, int]] = {}   # id as written -> (component file, copies)
+        for spec in (data.get("components") or {}).values():
+            name = spec.get("file") if isinstance(spec, dict) else None
+            if isinstance(name, str):
+                for item in _items(folder / name):
+                    self.items.setdefault(str(item.get("id")), (name, int(item.get("copies", 1))))
+
+    def kind(self, knob: Knob) -> str:
+        """'table', 'state' or 'item': what the knob's first name is (tables first, then state scopes)."""
+        head = knob.path[0]
+        if head in self.tables:
+            return "table"
+        if head in self.state and len(knob.path) == 2:
+            return "state"
+        if len(knob.path) == 2 and head in self.items:
+            return "item"
+        if head in self.items:
+            raise TuneError(f"--vary {knob.name}: write ITEM.ATTRIBUTE, as in {head}.cost=1..4")
+        known = [*self.tables, *(f"{scope}.FIELD" for scope in self.state), *(f"{i}.ATTRIBUTE" for i in self.items)]
+        hint = _close(head, [*self.tables, *self.state, *self.items])
+        raise TuneError(f"--vary {knob.name}: the game has no table, state scope or item '{head}'"
+                        + (f" (did you mean '{hint}'?)" if hint else "")
+                        + f"; it has: {', '.join(known[:30])}{', ...' if len(known) > 30 else ''}")
+
+    def value(self, knob: Knob) -> int:
+        """The knob's current value, as the game's files write it."""
+        kind = self.kind(knob)
+        if kind == "table":
+            return get_value(self.tables, knob)
+        if kind == "state":
+            field = self.state[knob.path[0]].get(knob.path[1])
+            if not isinstance(field, dict):
+                raise TuneError(f"--vary {knob.name}: scope '{knob.path[0]}' has no field '{knob.path[1]}' "
+                                f"(fields: {', '.join(self.state[knob.path[0]])})")
+            return _whole(field.get("initial"), knob, "its initial value")
+        item = next(i for i in _items(self.folder / self.items[knob.path[0]][0]) if str(i.get("id")) == knob.path[0])
+        if knob.path[1] not in item or knob.path[1] in ("id", "copies"):
+            attributes = [k for k, v in item.items() if _is_whole(v) and k not in ("id", "copies")]
+            raise TuneError(f"--vary {knob.name}: item '{knob.path[0]}' has no attribute '{knob.path[1]}' "
+                            f"to vary (its whole-number attributes: {', '.join(attributes) or 'none'})")
+        return _whole(item[knob.path[1]], knob, "that attribute")
+
+    def where(self, knob: Knob) -> str:
+        """Where the knob's number is written, in words."""
+        kind = self.kind(knob)
+        if kind == "table":
+            return f"table '{knob.path[0]}' (game.yaml)"
+        if kind == "state":
+            return f"the initial value of {knob.path[0]} field '{knob.path[1]}' (game.yaml)"
+        file, copies = self.items[knob.path[0]]
+        return (f"attribute '{knob.path[1]}' of item '{knob.path[0]}' ({file}"
+                + (f", all {copies} copies" if copies > 1 else "") + ")")
+
+    def write(self, folder: Path, values: dict[Knob, int]) -> None:
+        """Write the values of the knobs of state fields and items into the game files of `folder` (a copy)."""
+        edits = {k: v for k, v in values.items() if self.kind(k) != "table"}
+        if not edits:
+            return
+        path = game_yaml(folder)
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        files: dict[str, Any] = {}
+        for knob, v in edits.items():
+            if self.kind(knob) == "state":
+                data["state"][knob.path[0]][knob.path[1]]["initial"] = v
+                continue
+            name = self.items[knob.path[0]][0]
+            if name not in files:
+                files[name] = yaml.safe_load((folder / name).read_text(encoding="utf-8"))
+            for item in files[name]["items"]:
+                if str(item.get("id")) == knob.path[0]:
+                    item[knob.path[1]] = v
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        for name, content in files.items():
+            (folder / name).write_text(yaml.safe_dump(content, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+
+def _items(path: Path) -> list[dict[str, Any]]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return []
+    items = data.get("items") if isinstance(data, dict) else None
+    return [i for i in items if isinstance(i, dict) and "id" in i] if isinstance(items, list) else []
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _whole(value: Any, knob: Knob, what: str) -> int:
+    if not _is_whole(value):
+        raise TuneError(f"--vary {knob.name}: {what} is {value!r}, not a whole number")
+    return int(value)
+
+
+def _close(word: str, names: list[str]) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(word, names, n=1, cutoff=0.7)
+    return found[0] if found else None
+
+
 # ------------------------------------------------------------------ targets
 @dataclass(frozen=True)
 class Target:
@@ -135,6 +254,27 @@ class Target:
         if self.kind == "first-seat":
             return f"first-seat advantage under {self.high:g} points either way"
         return f"{'median rounds' if self.kind == 'rounds' else 'mean winning margin'} within {self.low:g}..{self.high:g}"
+
+    def explain(self, data: dict[str, Any]) -> str:
+        """What the figure is and by how much the target is missed, in words (the loss counts that miss)."""
+        value, miss = self.measure(data)
+        if value is None:
+            return "not measured (no game gave this figure), counted as missed by 1,000,000"
+        if self.kind == "fair":
+            said = f"the seat furthest from the average win rate is {value:.2f} points from it"
+        elif self.kind == "first-seat":
+            said = f"the first seat's win rate is {value:.2f} points from a fair share"
+        elif self.kind == "rounds":
+            said = f"the median game lasts {value:g} rounds"
+        else:
+            said = f"winners lead by {value:.2f} on average"
+        if miss == 0:
+            return said
+        unit = {"fair": "points", "first-seat": "points", "rounds": "rounds", "margin": ""}[self.kind]
+        side = "too many" if self.kind == "rounds" and value > self.high else (
+            "too few" if self.kind == "rounds" else "too far" if self.kind in ("fair", "first-seat")
+            else "too much" if value > self.high else "too little")
+        return f"{said}: {miss:.2f}{' ' + unit if unit else ''} {side}, which adds {miss:.2f} to the loss"
 
 
 def _measure(kind: str, data: dict[str, Any]) -> float | None:
@@ -173,6 +313,12 @@ def parse_target(text: str) -> Target:
 
 def _fail(text: str) -> Target:
     raise TuneError(f"--target {text}: write LO..HI")
+
+
+LOSS_WORDS = ("loss: the sum of how far each target is missed, in its own unit (points of win rate, rounds, "
+              "score), plus a hundredth of the fair and first-seat figures to tell apart candidates that meet "
+              "them; lower is better, and under 1 every target is met or nearly")
+"""What `loss` adds up, said to the designer who reads it."""
 
 
 def loss(targets: list[Target], data: dict[str, Any]) -> float:
@@ -229,8 +375,9 @@ class CandidateFolder:
     def __post_init__(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="cityrules-tune-"))
 
-    def make(self, values: dict[str, Any]) -> Path:
-        """A folder (new for each candidate, so no worker reuses an old load) with the candidate variant."""
+    def make(self, values: dict[str, Any], edit: Callable[[Path], None] = lambda folder: None) -> Path:
+        """A folder (new for each candidate, so no worker reuses an old load) with the candidate variant,
+        and `edit` made to its files (the numbers a variant cannot give)."""
         self.count += 1
         folder = self.root / f"candidate-{self.count}"
         shutil.copytree(self.source, folder, ignore=shutil.ignore_patterns("tests", "__pycache__"))
@@ -240,6 +387,7 @@ class CandidateFolder:
         options[TRIAL_VARIANT] = {"description": "a candidate of cityrules tune", "values": values}
         data["options"] = options
         path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        edit(folder)
         # A candidate changes only numbers of the tables: its bots judge by the value trained on the
         # rules being tuned (retraining for every trial would cost minutes each).
         adopt_value(folder, self.source)
@@ -320,24 +468,57 @@ class Trial:
     figures: dict[str, Any]
 
 
+GRID = 64
+"""Knobs whose ranges hold no more candidates than this and than the trials are tried whole."""
+
+
 def search(knobs: list[Knob], trials: int, seed: int, evaluate: Callable[[dict[Knob, int]], Trial],
            start: dict[Knob, int] | None = None) -> Iterator[Trial]:
-    """Optuna's seeded TPE over the knobs' ranges; the game's own values are tried first."""
+    """Up to `trials` different candidates, each evaluated once: the game's own values first.
+
+    When every combination of the ranges fits in `trials` (and GRID), each is tried. Otherwise each
+    knob's low and high ends come next (the others at the game's values), then Optuna's seeded TPE;
+    a candidate already tried does not count again.
+    """
+    grid = 1
+    for k in knobs:
+        grid *= k.high - k.low + 1
+    own = {k: start[k] for k in knobs} if start and all(k.low <= start[k] <= k.high for k in knobs) else None
+    seen: dict[tuple[int, ...], Trial] = {}
+
+    def tried(values: dict[Knob, int]) -> tuple[bool, Trial]:
+        key = tuple(values[k] for k in knobs)
+        if key in seen:
+            return False, seen[key]
+        seen[key] = evaluate(values)
+        return True, seen[key]
+
+    if grid <= min(trials, GRID):
+        firsts = [own] if own else []
+        for combo in itertools.product(*(range(k.low, k.high + 1) for k in knobs)):
+            firsts.append(dict(zip(knobs, combo)))
+        for values in firsts:
+            new, trial = tried(values)
+            if new:
+                yield trial
+        return
     try:
         import optuna
     except ImportError:
         raise TuneError("tune needs Optuna: pip install 'cityrules[tune]'") from None
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=seed))
-    if start and all(k.low <= start[k] <= k.high for k in knobs):
-        study.enqueue_trial({k.name: start[k] for k in knobs})
-    seen: dict[tuple[int, ...], Trial] = {}
-    for _ in range(trials):
-        trial = study.ask()
-        values = {k: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
-        key = tuple(values[k] for k in knobs)
-        found = seen.get(key)
-        if found is None:
-            found = seen[key] = evaluate(values)
+    middle = own or {k: (k.low + k.high) // 2 for k in knobs}
+    firsts = [middle] + [{**middle, k: end} for k in knobs for end in (k.low, k.high)]
+    for values in firsts[:min(trials, max(3, trials // 2))]:
+        study.enqueue_trial({k.name: values[k] for k in knobs}, skip_if_exists=True)
+    done = attempts = 0
+    while done < trials and len(seen) < grid and attempts < 20 * trials:
+        attempts += 1
+        asked = study.ask()
+        values = {k: asked.suggest_int(k.name, k.low, k.high) for k in knobs}
+        new, found = tried(values)
+        study.tell(asked, found.loss)
+        if new:
+            done += 1
             yield found
-        study.tell(trial, found.loss)

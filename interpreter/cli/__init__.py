@@ -24,7 +24,8 @@ COMMANDS = {
     "simulate": "play many bot games and report the figures, with intervals",
     "compare": "play two versions of a game on the same seeds and compare every figure",
     "report": "play a batch and write an HTML report with plots",
-    "tune": "search table values for a balance target and write them as a variant",
+    "probe": "restrict a seat over every option family and rank what each restriction does to its win rate",
+    "tune": "search a game's numbers for a balance target and write the best as a variant",
     "train": "teach the game's bots by self-play (writes bots.trained.json beside the rules)",
     "replay": "replay a journal: event log and result",
     "games": "list the shipped games",
@@ -58,7 +59,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The argument parser: in full for the sub-command named in `argv` (for every one when None)."""
     p = Parser(
         prog="cityrules", description="Rules-as-data city-building board games: validate, play, simulate, compare, report, "
-                                    "tune, replay, test, new, lsp, schema.",
+                                    "probe, tune, replay, test, new, lsp, schema.",
         epilog="Each sub-command explains itself: cityrules play --help", formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action=_Version, nargs=0, help="show the program's version number and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -28,8 +28,8 @@ def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> No
     s.add_argument("-n", type=whole(1, "a number of games"), default=100, metavar="N",
                    help="how many games to play (default: 100)")
     s.add_argument("--players", type=whole(1, "a number of players"), metavar="P",
-                   help="seats per game, within the game's range (default: 4 where the game allows, "
-                        "else the nearest it allows)")
+                   help="seats per game, within the game's range (default: one per bot when --bots lists "
+                        "several, else 4 where the game allows, else the nearest it allows)")
     s.add_argument("--seed", type=whole(what="the first seed, a whole number"), default=0,
                    help="the first game's seed; the others follow (default: 0)")
     s.add_argument("--bots", metavar="LIST",
@@ -79,7 +79,12 @@ def batch_spec(args: argparse.Namespace, game: Game, restrictions: list[str] | N
                journals: str | None = None, keep_games: bool = False, bots: str | None = None,
                rotate: bool | None = None) -> BatchSpec:
     """The batch the arguments ask for."""
-    seats = seats_for(game, args.players)
+    listed = (bots or args.bots or "").split(",")
+    # `--bots a,b,c` names a bot per seat: three seats, unless --players says otherwise.
+    implied = args.players is None and len(listed) >= 2
+    if implied:
+        parse_lineup(bots or args.bots, len(listed), game)  # an unknown bot is said before a seat count
+    seats = seats_for(game, len(listed) if implied else args.players)
     options = tuple((k, v) for k, v in (("budget", args.bot_budget), ("think", args.think)) if v is not None)
     lineup = parse_lineup(bots or args.bots, seats, game)
     problem = untrained(lineup, Engine(game), given=bool(bots or args.bots))

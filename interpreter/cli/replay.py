@@ -10,7 +10,9 @@ from typing import Any
 
 from ruledsl.printable import printable
 
+from ..core.engine import Engine
 from ..core.journal import Journal
+from ..core.public_log import changes, public_fields
 from ..core.replay_check import may_be_private, replay_checked
 from . import COMMANDS
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
@@ -34,11 +36,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return EXIT_ERRORS
     if args.json:
-        for event in state["log"]:
-            if event["to"] is None:
-                print(json.dumps({"kind": event["kind"], "seats": event["seats"], "data": event["data"],
-                                  "text": event["text"]}, ensure_ascii=False))
-        print(json.dumps({"kind": "result", **(state["result"] or {"winners": None})}))
+        for line in _json_lines(engine, journal):
+            print(json.dumps(line, ensure_ascii=False))
         return EXIT_OK
     # Log lines and names come from rule files and the journal: shown with control characters escaped.
     for event in state["log"]:
@@ -54,6 +53,46 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _json_lines(engine: Engine, journal: Journal) -> list[dict[str, Any]]:
+    """The public record of a journal played again choice by choice: the public fields at the first
+    decision, then each public event of the rules followed by the public fields it changed, and the
+    result with every seat's summary fields. Nothing a seat alone (or nobody) sees is in it."""
+    state = engine.new_game(journal.seats, journal.seed, journal.names)
+    lines: list[dict[str, Any]] = []
+    shown = 0
+
+    def events() -> None:
+        nonlocal shown
+        for event in state["log"][shown:]:
+            if event["to"] is None:
+                lines.append({"kind": event["kind"], "seats": event["seats"], "data": event["data"],
+                              "text": event["text"]})
+        shown = len(state["log"])
+
+    events()
+    fields = public_fields(engine, state)
+    lines.append({"kind": "fields", **fields})
+    for seat, option in journal.choices:
+        engine.apply_inplace(state, option, seat)
+        events()
+        now = public_fields(engine, state)
+        lines += changes(fields, now)
+        fields = now
+    summary = _summary_fields(engine)
+    lines.append({"kind": "result", **(state["result"] or {"winners": None}),
+                  "seats": [{"name": name, **{f: fields["seat"][f][i] for f in summary}}
+                            for i, name in enumerate(journal.names)]})
+    return lines
+
+
+def _summary_fields(engine: Engine) -> list[str]:
+    """The public seat fields that sum a seat up: the score, the currency, the fields `score` follows."""
+    g = engine.game
+    wanted = [g.score_field, g.currency, *g.screen.follow]
+    public = {f.name for f in g.seat_fields if f.visible == "all"}
+    return [name for name in dict.fromkeys(wanted) if name is not None and name in public]
+
+
 def add_parser(sub: Any) -> None:
     """The `replay` sub-command's arguments."""
     r = sub_parser(sub, "replay", COMMANDS["replay"],
@@ -66,7 +105,9 @@ def add_parser(sub: Any) -> None:
                     "cityrules replay /tmp/games/harbour-4p-seed0.json --json | head -5"])
     r.add_argument("file", metavar="FILE", help="a journal written by play or simulate --journals")
     r.add_argument("--json", action="store_true",
-                   help="one JSON object per public event, then the result (default: text lines)")
+                   help="one JSON object per line: the public fields at the start, each public event and each "
+                        "change of a public field, then the result with every seat's summary fields (default: "
+                        "text lines)")
     r.add_argument("--game", metavar="GAME",
                    help="the game to replay it with, when its folder has moved (default: the game the journal names)")
     r.set_defaults(func=cmd_replay)

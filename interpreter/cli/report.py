@@ -11,6 +11,7 @@ from ..analysis.figures import batch_figures
 from . import COMMANDS
 from .batch_args import EXIT_INTERRUPTED, add_batch_arguments, batch_failed_message, batch_spec, interrupted_note, play
 from .common import EXIT_ERRORS, EXIT_OK, load_engine, sub_parser
+from .probe import add_probe_arguments
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -24,7 +25,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     except BatchFailed as err:
         print(batch_failed_message("simulate", args.game, spec.seats, err.seed, err.report), file=sys.stderr)
         return EXIT_ERRORS
-    page = write_report(args.output, batch_figures(game, result))
+    texts = []
+    if args.probe and not result.interrupted:
+        from ..analysis.probe import probe_lines
+        from .probe import probe_figures
+
+        try:
+            texts.append(("Probes: restricted play over the option families", "\n".join(probe_lines(
+                probe_figures(args, spec)))))
+        except BatchFailed as err:
+            print(batch_failed_message("simulate", args.game, spec.seats, err.seed, err.report), file=sys.stderr)
+            return EXIT_ERRORS
+        except KeyboardInterrupt:
+            result.interrupted = True
+    page = write_report(args.output, batch_figures(game, result), texts)
     print(f"report written to {page}")
     if result.interrupted:
         print(interrupted_note(result), file=sys.stderr)
@@ -43,6 +57,10 @@ def add_parser(sub: Any) -> None:
     s.add_argument("game", metavar="GAME", help="a shipped game's name (see: cityrules games) or a game folder")
     add_batch_arguments(s)
     s.add_argument("--variant", metavar="NAME", help="a variant of the game (default: the plain game)")
+    s.add_argument("--probe", action="store_true",
+                   help="also probe the option families (as cityrules probe does, seat --seat restricted) and "
+                        "add the ranking to the page (default: no probes)")
+    add_probe_arguments(s)
     s.add_argument("-o", "--output", required=True, metavar="DIR",
                    help="the folder to write index.html and the plots into (default: none; required)")
     s.set_defaults(func=cmd_report)

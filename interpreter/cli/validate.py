@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -25,11 +26,9 @@ if TYPE_CHECKING:
 # The loader, the compiler, the engine and the bots are imported only when a folder must really be
 # checked or played: a folder whose check is in the cache is reported without them.
 
-PLAY_SECONDS = 1.0
-"""The CPU time `validate` gives its default trial games: no new game starts after it. CPU time, not
-the wall clock, so that a busy machine plays the same games."""
-DEFAULT_ROUNDS = 2
-"""Seeds per seat count (and variant) that `validate` plays by default, within PLAY_SECONDS."""
+TRIAL_GAMES = 4
+"""The trial games `validate` plays by default: seed 0 at this many seat counts and variants spread
+over them (never a time budget: the same files give the same report on any machine)."""
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -46,8 +45,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
             continue
         where = check_cache.key(target, folder)
         cached = check_cache.load(where) if where is not None else None
+        clean = cached is not None and not any(d.severity == "error" for d in cached.diags)
+        mode = f"{args.fuzz or f'sample {TRIAL_GAMES}'}, cap {args.fuzz_cap}"
+        trials = check_cache.load_trials(where, mode) if where is not None and clean and not args.no_play else None
         games: list[Game] = []
-        if cached is not None and (args.no_play or any(d.severity == "error" for d in cached.diags)):
+        if cached is not None and (args.no_play or not clean or trials is not None):
             diags, sources = list(cached.diags), dict(cached.sources)
         else:
             games, checked = _check(folder)
@@ -56,9 +58,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if where is not None and cached is None and check_cache.key(target, folder) == where:
                 check_cache.store(where, checked)
         played = None
-        if games and not any(d.severity == "error" for d in diags) and not args.no_play:
+        if trials is not None:
+            played, found = trials
+            diags.extend(found)
+        elif games and not any(d.severity == "error" for d in diags) and not args.no_play:
             played, found = _play(games, target, folder, sources, args)
             diags.extend(found)
+            if where is not None and check_cache.key(target, folder) == where:
+                check_cache.store_trials(where, mode, played, found)
         errors = [d for d in diags if d.severity == "error" or args.strict]
         warnings = [d for d in diags if not (d.severity == "error" or args.strict)]
         if args.format == "json":
@@ -103,20 +110,27 @@ def _check(folder: Path) -> tuple[list[Game], check_cache.Checked]:
 
 def _play(games: list[Game], target: str, folder: Path, sources: dict[str, str],
           args: argparse.Namespace) -> tuple[int, list[Diagnostic]]:
-    """Seeded bot games that build every screen: by default a few within PLAY_SECONDS, with --fuzz N
-    that many per seat count and variant; each problem found becomes a diagnostic."""
+    """Seeded bot games that build every screen: by default TRIAL_GAMES of them, with --fuzz N that
+    many per seat count and variant, shared out over --jobs processes; each problem found becomes a
+    diagnostic."""
     from ..core.engine import Engine
     from ..load.base import display_name
-    from ..play.trial import trial_games
+    from ..play.trial import QUICK, THOROUGH, every_trial, sample_trials, trial_games
 
     engines = [Engine(g) for g in games]
-    if args.fuzz:
-        report = trial_games(engines, args.fuzz, args.fuzz_cap, None)
-    else:
-        report = trial_games(engines, DEFAULT_ROUNDS, args.fuzz_cap, PLAY_SECONDS)
+    trials = every_trial(engines, args.fuzz) if args.fuzz else sample_trials(engines, TRIAL_GAMES)
+    report = trial_games(engines, trials, args.fuzz_cap, args.jobs or _cores(), THOROUGH if args.fuzz else QUICK)
     game_file = display_name(real_folder(folder), "game.yaml")
     start = _start_span(game_file, sources.get(game_file, ""))
     return report.played, [_diagnostic(f, target, start, args.fuzz_cap) for f in report.findings]
+
+
+def _cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
 
 
 _START = re.compile(r"^start:[ \t]*", re.MULTILINE)
@@ -163,10 +177,11 @@ def add_parser(sub: Any) -> None:
     """The `validate` sub-command's arguments."""
     v = sub_parser(sub, "validate", COMMANDS["validate"],
                    "Check every file of each game: YAML, schema, board, rules (names, types, arity). Each "
-                   "problem is reported with its file, line and column. Then, when the game is clean, play a "
-                   f"few seeded games with bots (about {PLAY_SECONDS:g} s of computing) that build every prompt "
-                   "and screen, to find a game that never ends or a text that cannot be written. Exit status: "
-                   "0 clean, 1 errors, 2 usage problems.",
+                   "problem is reported with its file, line and column. Then, when the game is clean, play "
+                   f"{TRIAL_GAMES} seeded games with bots (the same ones on every machine) that build every prompt "
+                   "and screen, to find a game that never ends or a text that cannot be written; what they "
+                   "found is kept until a file of the game changes. Exit status: 0 clean, 1 errors, 2 usage "
+                   "problems.",
                    ["cityrules validate examples/harbour",
                     "cityrules validate GAME --strict     # GAME: a folder, or a name from cityrules games",
                     "cityrules validate examples/harbour --format json",
@@ -176,10 +191,12 @@ def add_parser(sub: Any) -> None:
                    help="text lines, or one JSON array of every diagnostic (default: text)")
     v.add_argument("--strict", action="store_true", help="treat warnings as errors (default: off)")
     v.add_argument("--no-play", action="store_true",
-                   help="skip the seeded bot games played after a clean check (default: play a few)")
+                   help=f"skip the seeded bot games played after a clean check (default: play {TRIAL_GAMES})")
     v.add_argument("--fuzz", type=whole(0, "a number of games"), default=0, metavar="N",
-                   help="instead, play N seeded bot games at every seat count and variant, however long it "
-                        "takes (default: 0, a few within the time allowed)")
+                   help=f"instead, play N seeded bot games at every seat count and variant (default: 0, "
+                        f"{TRIAL_GAMES} games spread over the seat counts and variants)")
+    v.add_argument("--jobs", type=whole(1, "a number of processes"), default=0, metavar="N",
+                   help="play the trial games over N processes; the report is the same (default: every core)")
     v.add_argument("--fuzz-cap", type=whole(1, "a number of decisions"), default=20_000, metavar="D",
                    help="decisions after which a game counts as never ending (default: 20000)")
     v.set_defaults(func=cmd_validate)

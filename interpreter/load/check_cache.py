@@ -10,7 +10,8 @@ list of diagnostics and the texts they quote; both depend only on
 - the code that checks it: every file of the `ruledsl` and `interpreter` packages, the Python
   version, and the installed distributions (their names and versions).
 
-A digest of all of those is the key. Entries live in the user's private cache folder
+A digest of all of those is the key. What the trial games `validate` plays after a clean check
+found depends on the same, and on how many it played: it is kept beside the check. Entries live in the user's private cache folder
 (`ruledsl.user_cache`: mode 0700, checked before use) as JSON that can only build diagnostics,
 spans and text (`ruledsl.plain_json`): data, never code. A folder holding anything but plain
 files and folders (a link, a pipe), too many files or too many bytes is not cached: it is checked
@@ -189,3 +190,19 @@ def _distributions() -> tuple[str, ...]:
             except OSError:
                 continue
     return tuple(names)
+
+
+def load_trials(where: Key, mode: str) -> tuple[int, list[Diagnostic]] | None:
+    """What `validate`'s trial games (played as `mode` says: how many, up to what cap) found in this
+    exact folder with this code: the number played and the diagnostics, or None when never stored."""
+    stored = user_cache.read_value(_folder_name(), where.entry + ".trials.json", CODEC)
+    if not (isinstance(stored, list) and len(stored) == 4 and stored[0] == where.digest and stored[1] == mode
+            and type(stored[2]) is int and isinstance(stored[3], list) and all(_well_formed(d) for d in stored[3])):
+        return None
+    return stored[2], stored[3]
+
+
+def store_trials(where: Key, mode: str, played: int, diags: list[Diagnostic]) -> None:
+    """Keep what the trial games found (replacing the folder's older entry, whatever its mode)."""
+    user_cache.write_value(_folder_name(), where.entry + ".trials.json", CODEC, [where.digest, mode, played, diags])
+    user_cache.prune(_folder_name(), MAX_ENTRIES)

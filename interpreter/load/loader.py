@@ -27,6 +27,7 @@ from .names import NamesMixin
 from .rules_files import RulesFilesMixin
 from .screen import ScreenMixin, screen_formula_names
 from .tables import TablesMixin
+from .unused_tables import warn_unused_tables
 from .yamlsource import PositionMap
 
 __all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game", "shipped_games"]
@@ -81,6 +82,8 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
         bots = self.bot_settings(data, pos, program)
         if self.diags.has_errors:
             return None
+        warn_unused_tables(self.diags, data, game_file, self.sources,
+                           {name: pos.key_span(("tables", name)) or span for name, span in table_spans.items()})
         seats, summary = data["seats"], data.get("summary") or {}
         return Game(
             name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],

@@ -30,11 +30,15 @@ def question_lines(decision: Decision, seat: int, name: str, width: int) -> list
     """The question put to `seat` (named `name`) and its options, laid out for `width` columns."""
     menu = Menu.of(decision.options(seat))
     head = Text("\n")
-    head.append(printable(name), style=seat_colour(seat))
+    shown = printable(name)
+    head.append(shown, style=seat_colour(seat))
     # A new line the designer wrote in the question starts a new line; every other control
     # character stays escaped.
     first, *more = printable(decision.prompt(seat), newlines=True).split("\n")
-    head.append(": " + first, style=HEADING)
+    if first.startswith(shown) and not first[len(shown):len(shown) + 1].isalnum():
+        head.append(first[len(shown):], style=HEADING)   # "Ana, build where?" is not "Ana: Ana, build where?"
+    else:
+        head.append(": " + first, style=HEADING)
     if decision.secret:
         head.append("  (secret)")
     lines = [head, *[Text("  " + line, style=HEADING) for line in more]]

@@ -1,24 +1,27 @@
 """Trial games: seeded bot games that also build every prompt, label and screen a person would see.
 
-`cityrules validate` plays a few of these by default (and `--fuzz N` more), so that a game that
+`cityrules validate` plays a fixed few of these by default (and `--fuzz N` more), so that a game that
 never ends, a rule that fails at run time, or a prompt, an option label, a board drawing or a
 display formula that cannot be built is found before anyone sits down to play. The bots are the
 ones `cityrules simulate` uses with the same seeds, so `simulate -n 1 --players P --seed S` plays
-the very same game.
+the very same game. Which games are played never depends on the clock: the same files give the same
+report on any machine, however busy; the games are shared out over the machine's cores.
 
 Screens are what the terminal session shows, made by the same functions (play/frame.py): at each
 decision, the deciding seat's screen (board, fields, seats, notes, changes since its last screen)
 and its question with the options' labels and details, and what `score` prints for it; at the end,
-the final screen, the result and each seat's score part by part. They are built for the first `SCREEN_DECISIONS`
-decisions of a game (all of the first SCREEN_ALL, then every SCREEN_EVERY-th); prompts and labels
-are built for every decision.
+the final screen, the result and each seat's score part by part. Screens are drawn at a sample of
+a game's decisions (see Sampling: `--fuzz` draws more of them); prompts and labels are built for
+every decision.
 """
 
 from __future__ import annotations
 
-import time
+import multiprocessing
+import signal
 import traceback
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, Callable
 
 from ruledsl.compiler import MODULE_NAME
@@ -35,13 +38,26 @@ from .menu import Menu
 from .scores import score_lines
 from .screen import ScreenError, Screens
 
-SCREEN_DECISIONS = 2_000
-"""Decisions of a game for which full screens are drawn (prompts and labels are built for all)."""
-SCREEN_ALL = 40
-SCREEN_EVERY = 8
-"""The full screen is drawn at each of a game's first SCREEN_ALL decisions, then at every
-SCREEN_EVERY-th (and at the end): a screen costs ten times a decision, and validate's trial games
-have a second of CPU time."""
+
+@dataclass(frozen=True)
+class Sampling:
+    """At which decisions of a game the deciding seat's full screen and its list of options are drawn
+    (prompts and option labels are built at every decision): each of the first `first`, then every
+    `every`-th up to `last` (and the end). A screen costs ten times a decision."""
+
+    first: int
+    every: int
+    last: int
+
+    def draws(self, made: int) -> bool:
+        """Whether the screen is drawn at a game's decision number `made` (from 0)."""
+        return made < self.last and (made < self.first or made % self.every == 0)
+
+
+THOROUGH = Sampling(40, 8, 2_000)
+"""What `validate --fuzz` draws."""
+QUICK = Sampling(12, 48, 2_000)
+"""What validate's default trial games draw: they are played after every edit."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +71,7 @@ class Finding:
     seed: int
     variant: str | None
     decisions: int
-    severity: Severity = "error"  # a game stopped by the clock may be slow rather than endless: a warning
+    severity: Severity = "error"
 
 
 class _ScreenFailed(Exception):
@@ -68,17 +84,16 @@ class _ScreenFailed(Exception):
         self.error = error
 
 
-def trial_game(engine: Engine, seats: int, seed: int, cap: int, deadline: float | None = None,
-               screens: int = SCREEN_DECISIONS) -> Finding | None:
-    """Play one seeded bot game to its end (or `cap` decisions, or the `deadline` in CPU seconds of
-    `time.process_time`), building what people would see; the first problem found, or None."""
+def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Sampling = THOROUGH) -> Finding | None:
+    """Play one seeded bot game to its end (or `cap` decisions), building what people would see;
+    the first problem found, or None."""
     variant = engine.game.variant
     names = default_names(seats)
     bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
     shows = _Screens(engine)
 
-    def finding(code: str, message: str, span: Span | None, decisions: int, severity: Severity = "error") -> Finding:
-        return Finding(code, message, span, seats, seed, variant, decisions, severity)
+    def finding(code: str, message: str, span: Span | None, decisions: int) -> Finding:
+        return Finding(code, message, span, seats, seed, variant, decisions)
 
     state: dict[str, Any] = {"decisions": 0}
     try:
@@ -91,11 +106,8 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, deadline: float 
                 asking = engine.program.chooses[state["pending"]["spec"]].span
                 return finding("no-end", f"the game did not end within {cap:,} decisions: it was still asking "
                                "this choice", asking, made)
-            if deadline is not None and time.process_time() > deadline:
-                return finding("no-end", f"the game did not end in the time allowed ({made:,} decisions played)",
-                               None, made, "warning")
             seat = engine.first_open_seat(state)
-            shows.decision(state, seat, full=made < screens and (made < SCREEN_ALL or made % SCREEN_EVERY == 0))
+            shows.decision(state, seat, full=screens.draws(made))
             k = bots[seat].pick(engine, state, seat)
             engine.apply_index(state, seat, k)
         shows.end(state)
@@ -116,16 +128,15 @@ class _Screens:
         self.seen: dict[int | None, dict[str, Any]] = {}   # each seat's view at its last screen
 
     def decision(self, state: dict[str, Any], seat: int, full: bool) -> None:
-        """The prompts and option labels of every open seat; with `full`, the deciding seat's screen."""
+        """The prompts and option labels of every open seat; with `full`, the deciding seat's list of
+        options and screen."""
         spec = self.engine.program.chooses[state["pending"]["spec"]]
         try:
             decision = self.shown("the options' labels of this choice", spec.span, lambda: self.engine.pending(state))
         except RuleError as err:  # pending() evaluates the prompts: only a prompt's text can fail there
             raise _ScreenFailed("the prompt of this choice", err.span or spec.span, err) from err
-        if not isinstance(decision, Decision):
-            return
-        self.shown("the list of options", spec.span, lambda: Menu.of(decision.options(seat)).lines())
-        if full:
+        if full and isinstance(decision, Decision):
+            self.shown("the list of options", spec.span, lambda: Menu.of(decision.options(seat)).lines())
             self.screen(state, seat)
 
     def screen(self, state: dict[str, Any], seat: int | None) -> None:
@@ -170,10 +181,6 @@ def _explain(err: BaseException) -> str:
     return f"{type(err).__name__}: {err}"
 
 
-GAME_SECONDS = 10.0
-"""A default trial game still running after this long is stopped and reported (a warning)."""
-
-
 @dataclass
 class TrialReport:
     """What a series of trial games found, and how many were played."""
@@ -182,29 +189,88 @@ class TrialReport:
     played: int
 
 
-def trial_games(engines: list[Engine], rounds: int, cap: int, budget: float | None) -> TrialReport:
-    """Seeds 0.. `rounds`-1 at every seat count of every engine (a game and its variants).
+Trial = tuple[int, int, int]
+"""One trial game: the engine's index (the game or one of its variants), the seat count, the seed."""
 
-    The order covers every variant and seat count before a second seed. With a `budget` in CPU
-    seconds, no game starts after it is spent (the first always does) and a game is stopped after
-    GAME_SECONDS; without, every game is played to its end or `cap`. One finding per engine and seat
-    count is enough: the rest of its games are skipped.
+
+def every_trial(engines: list[Engine], rounds: int) -> list[Trial]:
+    """Seeds 0.. `rounds`-1 at every seat count of every engine (a game and its variants), in an order
+    that covers every variant and seat count before a second seed."""
+    low = min(e.game.min_seats for e in engines)
+    high = max(e.game.max_seats for e in engines)
+    return [(n, seats, seed) for seed in range(rounds) for seats in range(low, high + 1)
+            for n, e in enumerate(engines) if e.game.min_seats <= seats <= e.game.max_seats]
+
+
+def sample_trials(engines: list[Engine], games: int) -> list[Trial]:
+    """`games` trial games of seed 0 spread evenly over the variants and seat counts (all of them when
+    there are no more than `games`): the same few games every time, whatever the machine."""
+    first = every_trial(engines, 1)
+    if len(first) <= games:
+        return first
+    return [first[i * len(first) // games] for i in range(games)]
+
+
+def trial_games(engines: list[Engine], trials: list[Trial], cap: int, jobs: int = 1,
+                screens: Sampling = THOROUGH) -> TrialReport:
+    """Play `trials` in their order, over `jobs` processes, each to its end or `cap` decisions.
+
+    One finding per engine and seat count is enough: a trial of an engine and seat count that an
+    earlier trial found a problem with is skipped (not counted), so the report is the same whatever
+    the number of processes.
     """
-    start = time.process_time()
     report = TrialReport([], 0)
     failed: set[tuple[int, int]] = set()
-    for seed in range(rounds):
-        for seats in range(min(e.game.min_seats for e in engines), max(e.game.max_seats for e in engines) + 1):
-            for n, engine in enumerate(engines):
-                if not engine.game.min_seats <= seats <= engine.game.max_seats or (n, seats) in failed:
-                    continue
-                now = time.process_time()
-                if budget is not None and report.played and now - start > budget:
-                    return report
-                deadline = now + GAME_SECONDS if budget is not None else None
-                found = trial_game(engine, seats, seed, cap, deadline)
-                report.played += 1
-                if found is not None:
-                    report.findings.append(found)
-                    failed.add((n, seats))
+    if jobs <= 1 or len(trials) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for n, seats, seed in trials:
+            if (n, seats) in failed:
+                continue
+            _count(report, failed, (n, seats), trial_game(engines[n], seats, seed, cap, screens))
+        return report
+    global _ENGINES
+    _ENGINES = engines  # what the forked workers play: inherited, never pickled
+    try:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(trials)), initializer=_leave_interrupts) as pool:
+            _share_out(pool, trials, cap, screens, jobs, report, failed)
+    finally:
+        _ENGINES = []
     return report
+
+
+_ENGINES: list[Engine] = []
+
+
+def _share_out(pool: Pool, trials: list[Trial], cap: int, screens: Sampling, jobs: int, report: TrialReport,
+               failed: set[tuple[int, int]]) -> None:
+    """Keep `jobs` trials in play, and take their answers in the trials' order."""
+    running: dict[int, AsyncResult[Finding | None]] = {}
+    started = 0
+    for i, (n, seats, _) in enumerate(trials):
+        # Trials are started ahead only while none of their engine and seat count has failed so far.
+        while started < len(trials) and len(running) < jobs:
+            if (trials[started][0], trials[started][1]) not in failed:
+                running[started] = pool.apply_async(_play_trial, (trials[started], cap, screens))
+            started += 1
+        result = running.pop(i, None)
+        if result is None:
+            continue
+        found = result.get()
+        if (n, seats) not in failed:
+            _count(report, failed, (n, seats), found)
+
+
+def _leave_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them all at once (without their tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_trial(trial: Trial, cap: int, screens: Sampling) -> Finding | None:
+    n, seats, seed = trial
+    return trial_game(_ENGINES[n], seats, seed, cap, screens)
+
+
+def _count(report: TrialReport, failed: set[tuple[int, int]], where: tuple[int, int], found: Finding | None) -> None:
+    report.played += 1
+    if found is not None:
+        report.findings.append(found)
+        failed.add(where)

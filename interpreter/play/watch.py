@@ -2,7 +2,8 @@
 
 Between prompts (and while a prompt waits for its answer) the files of the game folder are polled
 for changes. On a change the folder is checked like `validate` checks it: with errors, the
-diagnostics are printed and the old rules kept; clean, the journal is replayed onto the new rules
+diagnostics are printed and the old rules kept, and they are printed again under every screen,
+just above its prompt, until the files are fixed (a full redraw would scroll them away at once); clean, the journal is replayed onto the new rules
 (`core/replay_check.py`) and the game continues from the same point. Where a recorded choice is no
 longer legal the replay stops there, the report says which choice and why, and the session offers
 to continue from that point under the new rules, in a new file: a saved game is never overwritten.
@@ -161,6 +162,7 @@ class Watched:
         self.plain_read = read
         self.write = say
         self.watch = FolderWatch(folder)
+        self.problems: list[str] = []   # why the last edit was not taken: shown above each prompt until fixed
 
     def say(self, text: str) -> None:
         """Print text that may hold rule-file or journal content: control characters escaped."""
@@ -168,7 +170,7 @@ class Watched:
 
     def run(self) -> None:
         """Play until the game ends or a human quits, reloading the rules whenever they change."""
-        read = watched_input(self.watch)
+        read = self.reading(watched_input(self.watch))
         self.say(f"Watching {self.folder}: edits of its rules and data apply to this game as you save them.")
         while True:
             session = Session(self.engine, self.journal, self.seats, self.path, read=read, cap=self.cap)
@@ -178,25 +180,44 @@ class Watched:
             except Reload:
                 self.reload()
 
+    def reading(self, read: Callable[[str], str]) -> Callable[[str], str]:
+        """`read`, with the problems of the last edit shown again just above each prompt."""
+        def prompted(prompt: str) -> str:
+            if self.problems:
+                self.say("\n".join(["", "Still in the game's files (the game goes on with the rules as they were; "
+                                     "this stays until they are fixed):", *self.problems]))
+            return read(prompt)
+        return prompted
+
+    def refused(self, headline: str, details: list[str]) -> None:
+        """An edit not taken: say why now, and keep saying it above each prompt until the files are fixed."""
+        self.say(headline)
+        for text in details:
+            self.say(text)
+        self.problems = details or [headline.strip()]
+
     def reload(self) -> None:
         """The files changed: take the new rules if they are clean and the journal still replays."""
         game, diags, sources = check_game(self.folder, self.journal.variant)
         if game is None:
-            self.say("\nThe game's files changed, but they have errors: the game goes on with the rules as they were.")
-            for text in render_all([d for d in diags if d.severity == "error"], sources):
-                self.say(text)
+            self.refused("\nThe game's files changed, but they have errors: the game goes on with the rules as they were.",
+                         list(render_all([d for d in diags if d.severity == "error"], sources)))
             return
         engine = Engine(game)
         try:
             report = replay_checked(engine, self.journal.seats, self.journal.seed, self.journal.names,
                                     self.journal.choices)
         except RuleError as err:
-            self.say(f"\nThe new rules fail before the first choice, so the game goes on with the rules as they "
-                     f"were:\n{err.report()}")
+            self.refused(f"\nThe new rules fail before the first choice, so the game goes on with the rules as they "
+                         f"were:\n{err.report()}", [])
             return
         except ValueError as err:  # the game is no longer for this many seats
-            self.say(f"\nThe new rules cannot seat this game ({err}), so it goes on with the rules as they were.")
+            self.refused(f"\nThe new rules cannot seat this game ({err}), so it goes on with the rules as they were.",
+                         [])
             return
+        if self.problems:
+            self.problems = []
+            self.say("\nThe game's files are free of errors again.")
         if report.stop is None:
             self.engine = engine
             self.say(f"\nThe rules changed: {report.played} choice(s) replayed onto them; the game goes on.")

@@ -9,7 +9,18 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.analysis.tune import Knob, TuneError, add_variant, get_value, parse_knob, parse_target, set_values
+from interpreter.analysis.tune import (
+    GameNumbers,
+    Knob,
+    Trial,
+    TuneError,
+    add_variant,
+    get_value,
+    parse_knob,
+    parse_target,
+    search,
+    set_values,
+)
 from interpreter.cli import main
 from interpreter.load.loader import load_game
 
@@ -77,3 +88,64 @@ def test_tune_finds_values_and_writes_a_playable_variant(tmp_path: Path, capsys:
     assert written["max_parcels"][3] == 3            # the rest of the table as the game has it
     assert load_game(str(folder), "short").variant == "short"
     assert main(["simulate", "--bots", "random", str(folder), "--variant", "short", "-n", "3", "--jobs", "1"]) == 0
+
+
+HARBOUR = ROOT / "examples" / "harbour"
+
+
+def test_knobs_name_items_as_their_file_writes_them_and_initial_values(tmp_path: Path) -> None:
+    numbers = GameNumbers(HARBOUR, None)
+    fish, coins, wage = parse_knob("fish.value=1..3"), parse_knob("seat.coins=3..8"), parse_knob("wage=1..4")
+    assert [numbers.kind(k) for k in (fish, coins, wage)] == ["item", "state", "table"]
+    assert numbers.value(fish) == 1 and numbers.value(coins) == 5
+    assert numbers.where(fish) == "attribute 'value' of item 'fish' (ships.yaml, all 4 copies)"
+    assert numbers.where(coins) == "the initial value of seat field 'coins' (game.yaml)"
+    folder = tmp_path / "harbour"
+    shutil.copytree(HARBOUR, folder)
+    numbers.write(folder, {fish: 3, coins: 7, wage: 9})       # a table is the variant's to give: left alone
+    again = GameNumbers(folder, None)
+    assert again.value(fish) == 3 and again.value(coins) == 7 and again.value(wage) == numbers.value(wage)
+    game = load_game(str(folder))
+    assert next(f for f in game.seat_fields if f.name == "coins").initial == 7
+    for bad, message in (("fsh.value=1..2", "did you mean 'fish'"), ("fish.name=1..2", "'Fishing smack', not a whole"),
+                         ("fish.speed=1..2", "no attribute 'speed'.*value"), ("fish-1.value=1..2", "no table, state scope or item"),
+                         ("seat.gold=1..2", "no field 'gold'"), ("fish.value.x=1..2", "write ITEM.ATTRIBUTE")):
+        with pytest.raises(TuneError, match=message):
+            numbers.value(parse_knob(bad))
+
+
+def test_a_small_range_is_tried_whole_and_a_large_one_from_its_ends() -> None:
+    def evaluate(values: dict[Knob, int]) -> Trial:
+        return Trial({k.name: v for k, v in values.items()}, float(sum(values.values())), {})
+
+    knob = parse_knob("x=1..3")
+    tried = [t.values["x"] for t in search([knob], 5, 0, evaluate, {knob: 2})]
+    assert tried == [2, 1, 3]                     # the game's own value first; each once
+    wide = parse_knob("x=1..40")
+    tried = [t.values["x"] for t in search([wide], 6, 0, evaluate, {wide: 20})]
+    assert tried[:3] == [20, 1, 40] and len(set(tried)) == len(tried) == 6
+
+
+def test_a_missed_target_says_in_words_what_was_measured_and_how_far_off() -> None:
+    data = {"win_rate": [0.30, 0.20, 0.25, 0.25], "first_seat_advantage": {"value": 0.0667},
+            "rounds": {"quantiles": {"median": 14}}, "margin": {"mean": 3.0}}
+    assert parse_target("fair:2").explain(data) == ("the seat furthest from the average win rate is 5.00 points "
+                                                    "from it: 3.00 points too far, which adds 3.00 to the loss")
+    assert parse_target("rounds:10..12").explain(data) == ("the median game lasts 14 rounds: 2.00 rounds too many, "
+                                                           "which adds 2.00 to the loss")
+    assert parse_target("margin:2..6").explain(data) == "winners lead by 3.00 on average"
+
+
+def test_tune_varies_an_item_and_says_why_it_writes_no_variant(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "harbour"
+    shutil.copytree(HARBOUR, folder)
+    before = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    code = main(["tune", "--bots", "random", str(folder), "--vary", "fish.value=1..3", "--target", "fair:3",
+                 "--trials", "5", "-n", "6", "--jobs", "1", "--players", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "fish.value: attribute 'value' of item 'fish' (ships.yaml, all 4 copies); the game has 1, searched 1..3" in out
+    assert "Best values among 3 different candidates" in out and "loss: the sum of how far each target is missed" in out
+    assert "Not written as a variant: a variant replaces tables only" in out
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before

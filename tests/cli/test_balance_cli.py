@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -68,13 +69,34 @@ def test_restriction_that_leaves_no_option_is_said(capsys: pytest.CaptureFixture
     assert "Restriction left a seat no option" in out and "those decisions were played freely" in out
 
 
+def read_terminal(master: int, until: Callable[[str], bool], seen: str = "") -> str:
+    """What a child wrote to the terminal `master` reads, until `until(text)` or the child closes it."""
+    while not until(seen):
+        ready, _, _ = select.select([master], [], [], 120)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed its end
+            break
+        if not chunk:
+            break
+        seen += chunk.decode("utf-8", "replace")
+    return seen
+
+
 def test_ctrl_c_stops_the_batch_and_reports_what_finished() -> None:
+    # Ctrl-C once the progress bar shows finished games, however long the first ones take on a busy machine.
+    master, slave = os.openpty()
     proc = subprocess.Popen([*CLI, "simulate", "--bots", "random", "london", "-n", "5000", "--jobs", "2", "--json"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    time.sleep(6)
+                            stdout=subprocess.PIPE, stderr=slave, text=True, start_new_session=True)
+    os.close(slave)
+    shown = read_terminal(master, lambda text: re.search(r"\b[1-9]\d*/5000\b", text) is not None)
+    assert re.search(r"\b[1-9]\d*/5000\b", shown), shown
     os.killpg(proc.pid, signal.SIGINT)      # as a terminal's Ctrl-C does: the whole process group
-    out, err = proc.communicate(timeout=60)
+    out, _ = proc.communicate(timeout=60)
+    err = read_terminal(master, lambda text: False)
+    os.close(master)
     assert proc.returncode == 130, err
     assert "interrupted:" in err and "of 5000 games finished" in err and "Traceback" not in err
     data = json.loads(out)

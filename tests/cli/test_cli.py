@@ -79,7 +79,9 @@ def test_simulate_journals_replay_identically(tmp_path: Path, capsys: pytest.Cap
     journal = json.loads(files[1].read_text())
     code, out, _ = run(capsys, "replay", str(files[1]), "--json")
     events = [json.loads(line) for line in out.splitlines()]
-    assert events[-1] == {"kind": "result", **journal["result"]}
+    last = events[-1]
+    assert {k: v for k, v in last.items() if k != "seats"} == {"kind": "result", **journal["result"]}
+    assert [set(s) for s in last["seats"]] == [{"name", "money"}] * 5     # Downtown's summary: money
     payouts = [e for e in events if e["kind"] == "payout"]
     assert payouts and all({"lot", "value", "bonus", "well_placed"} <= set(e["data"]) for e in payouts)
     # The same journal replays to the same text log twice over.

@@ -229,3 +229,29 @@ def test_only_the_latest_checks_are_kept(cache: Path, tmp_path: Path, capsys: py
     from_cache_only(capsys, monkeypatch, "--no-play", str(folders[-1]))
     with pytest.raises(AssertionError, match="checked again"):
         from_cache_only(capsys, monkeypatch, "--no-play", str(folders[0]))
+
+
+def test_what_the_trial_games_found_is_kept_until_a_file_changes(cache: Path, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = game_copy(tmp_path)
+    first = validate_output(capsys, str(folder))
+    assert first[0] == 0 and "game(s) played" in first[1]
+    with monkeypatch.context() as patch:
+        patch.setattr(validate, "_play", lambda *a: pytest.fail("the trial games were played again"))
+        assert validate_output(capsys, str(folder)) == first
+    played = []
+    real = validate._play
+    monkeypatch.setattr(validate, "_play", lambda *a: played.append(1) or real(*a))
+    rules = folder / "round.rules"
+    rules.write_text(rules.read_text(encoding="utf-8") + "# a comment\n", encoding="utf-8")
+    assert validate_output(capsys, str(folder)) == first and played == [1]
+    assert validate_output(capsys, "--fuzz", "1", str(folder))[0] == 0 and played == [1, 1]  # other games
+
+
+def test_the_trial_games_report_the_same_over_one_process_or_two(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = game_copy(tmp_path)
+    alone = uncached(capsys, monkeypatch, "--jobs", "1", "--fuzz", "2", str(folder))
+    assert alone[0] == 0 and "game(s) played" in alone[1]
+    assert uncached(capsys, monkeypatch, "--jobs", "2", "--fuzz", "2", str(folder)) == alone

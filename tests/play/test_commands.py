@@ -50,7 +50,7 @@ def test_after_any_command_the_question_comes_back_and_a_mistyped_command_gets_a
     table = _play(tmp_path, "downtown", ["human", "bot", "bot"], 4,
                   lambda t, seat, d: typed.pop(0) if typed else (_ for _ in ()).throw(EOFError()))
     text = _text(table)
-    question = "Ana: Ana, you are mayor: turn up the top planning card of which pile?"
+    question = "Ana, you are mayor: turn up the top planning card of which pile?"
     # The question once at first, then again after every command but the mistyped one.
     assert text.count(question) == 1 + 13
     assert all(f"  {c.usage}" in text for c in COMMANDS)

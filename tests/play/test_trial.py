@@ -6,7 +6,7 @@ from pathlib import Path
 
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
-from interpreter.play.trial import trial_game, trial_games
+from interpreter.play.trial import every_trial, sample_trials, trial_game, trial_games
 from lang_helpers import engine, write_game
 
 END = "    end winners seats\n"
@@ -50,12 +50,27 @@ def test_a_game_that_never_ends_is_found_at_the_cap(tmp_path: Path) -> None:
                          "        log \"{x}\"\n" + END)
     found = trial_game(e, 1, 0, 50)
     assert found is not None and (found.code, found.severity, found.decisions) == ("no-end", "error", 50)
-    slow = trial_game(e, 1, 0, 10**9, deadline=0.0)
-    assert slow is not None and (slow.code, slow.severity) == ("no-end", "warning")
 
 
 def test_the_order_covers_every_seat_count_before_a_second_seed(tmp_path: Path) -> None:
     e = engine(tmp_path, "phase main:\n    choose x from [1, 2] by seats[0]\n    log \"{x}\"\n" + END)
-    report = trial_games([e], 2, 100, budget=None)
+    trials = every_trial([e], 2)
+    assert trials == [(0, seats, 0) for seats in range(1, 5)] + [(0, seats, 1) for seats in range(1, 5)]
+    report = trial_games([e], trials, 100)
     assert report.played == 2 * 4 and report.findings == []
-    assert trial_games([e], 2, 100, budget=0.0).played == 1  # the first game always runs
+
+
+def test_validate_s_few_games_are_spread_over_the_seat_counts_and_never_timed(tmp_path: Path) -> None:
+    e = engine(tmp_path, "phase main:\n    choose x from [1, 2] by seats[0]\n    log \"{x}\"\n" + END)
+    assert sample_trials([e], 2) == [(0, 1, 0), (0, 3, 0)]
+    assert sample_trials([e], 9) == every_trial([e], 1)   # no more games than seat counts at seed 0
+
+
+def test_games_shared_over_processes_report_what_one_process_reports(tmp_path: Path) -> None:
+    # Some seeds fail: after a seat count's first finding, its later games are skipped either way.
+    e = engine(tmp_path, "phase main:\n    choose x from [0, 1] by seats[0]\n    log \"{10 // x}\"\n" + END)
+    trials = every_trial([e], 5)
+    alone = trial_games([e], trials, 100, jobs=1)
+    shared = trial_games([e], trials, 100, jobs=2)
+    assert alone.findings and alone.played < len(trials)
+    assert shared == alone
