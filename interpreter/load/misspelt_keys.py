@@ -55,8 +55,20 @@ def _rare_twin(key: str, counts: Counter[str], total: int) -> str | None:
     """The hint for a rarely used key close to a key that every other entry has, or None."""
     if counts[key] * 4 > total:
         return None
-    common = [k for k, n in counts.items() if k != key and n + counts[key] >= total]
+    # A slip of the keyboard is an edit or two: farther keys are other attributes that only some
+    # entries have (London's districts: `on_activate` on five, `must_activate` on the rest).
+    common = [k for k, n in counts.items() if k != key and n + counts[key] >= total and _edits(key, k) <= 2]
     return did_you_mean(key, common)
+
+
+def _edits(a: str, b: str) -> int:
+    """The Levenshtein distance between two keys."""
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
+    return row[-1]
 
 
 def _entries(n: int) -> str:
