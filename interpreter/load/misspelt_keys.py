@@ -56,7 +56,7 @@ def _rare_twin(key: str, counts: Counter[str], total: int) -> str | None:
     if counts[key] * 4 > total:
         return None
     # A slip of the keyboard is an edit or two: farther keys are other attributes that only some
-    # entries have (London's districts: `on_activate` on five, `must_activate` on the rest).
+    # entries have (an ability key on a few entries beside a flag named much like it on the rest).
     common = [k for k, n in counts.items() if k != key and n + counts[key] >= total and _edits(key, k) <= 2]
     return did_you_mean(key, common)
 
