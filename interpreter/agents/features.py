@@ -31,7 +31,6 @@ from ..core.view import HIDDEN, Shown, masked_reading, visible_fields
 
 # A text field or attribute is counted by value when it takes at most this many values.
 MAX_KINDS = 12
-_NAN = float("nan")
 
 
 @dataclass(frozen=True)
@@ -110,12 +109,6 @@ class _Ownership:
             return np.full((len(self.names), n), np.nan)
         held = np.zeros((len(entries), n))
         for i, v in enumerate(entries):
-            if v is None:
-                continue
-            if type(v) is int:
-                if 0 <= v < n:
-                    held[i, v] += 1.0
-                continue
             for owner in (v if isinstance(v, list) else (v,)):
                 if type(owner) is int and 0 <= owner < n:
                     held[i, owner] += 1.0
@@ -397,9 +390,7 @@ class FeatureSpace:
     def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
         """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it)."""
         n = state["seats"]
-        nan = _NAN
-        rows = [[nan if v is None else v for v in reader(shown, n)] for _, reader in self.per_seat]
-        blocks = [np.array(rows, dtype=float).reshape(-1, n)]
+        blocks = [np.array([reader(shown, n) for _, reader in self.per_seat], dtype=float).reshape(-1, n)]
         blocks += [group.read(shown, n) for group in self.groups]
         if self.evaluations:
             blocks.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))

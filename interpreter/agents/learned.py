@@ -6,8 +6,8 @@ turn), as greedy does: the other seats answer at random (their answers are unkno
 own further answers in that phase are each tried, the best counting, while a budget of positions
 allows. Past the budget, its next own answer ends the line once the option has shown (the rules
 logged what followed it; a move's gains, a purchase), and is answered at random before (a secret
-pick whose details are asked next). It then reads the learned value (value.py) of where that leaves it, from its own view only;
-a game that ends there counts by its result. Where the outcome depended on chance (a roll, a draw,
+pick whose details are asked next). It then reads the learned value (value.py) of where that
+leaves it, from its own view only; a game that ends there counts by its result. Where the outcome depended on chance (a roll, a draw,
 the others' answers), a few samples are averaged, as many as the budget of positions allows; where
 it did not, one is enough.
 
@@ -165,19 +165,13 @@ class _Judge:
                 break
             s = engine.first_open_seat(state)
             n = engine.option_count(state, s)
-            if s == seat and n > 1:
-                if n > budget:
-                    if len(state["log"]) > logged:
-                        # Past the budget, its own next answer, once the option has shown (the rules
-                        # logged what followed it): the position is judged where it stands, as the
-                        # next answer will be when it is asked; answering at random would blur it.
-                        break
-                    # Nothing has shown yet (a secret pick awaiting its details): answered at random,
-                    # on to where the option shows.
-                    self.g, k = rng.below(self.g, n)
-                    self.chancy = True
-                    engine.apply_index(state, s, k)
-                    continue
+            if s == seat and n > budget and len(state["log"]) > logged:
+                # Past the budget, its own next answer, once the option has shown (the rules logged
+                # what followed it): the position is judged where it stands, as the next answer will
+                # be when it is asked; answering at random would blur it. Before anything has shown
+                # (a secret pick awaiting its details) it is answered at random below, like the others'.
+                break
+            if s == seat and 1 < n <= budget:
                 branches = []
                 for j in range(n):
                     child = copy_state(state)
@@ -187,7 +181,7 @@ class _Judge:
             k = 0
             if n > 1:
                 self.g, k = rng.below(self.g, n)
-                self.chancy = self.chancy or s != seat
+                self.chancy = True        # a random answer: the outcome depends on the sample
             engine.apply_index(state, s, k)
         state["log"].clear()
         if state["rng"] != before:
