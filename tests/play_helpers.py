@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from interpreter.core.decision import Decision
 from interpreter.core.engine import Engine
@@ -15,8 +15,31 @@ from interpreter.load.loader import load_game
 from interpreter.play.menu import Menu
 from interpreter.play.session import Seat, Session
 
+if TYPE_CHECKING:
+    import pexpect
+
 ROOT = Path(__file__).resolve().parents[1]
 CLEAR = "<<clear>>"
+SAVED = rb"Saved\. Resume with:  cityrules play --resume "
+
+
+def interrupt_until_saved(child: "pexpect.spawn", presses: int = 3) -> None:
+    """Press Ctrl-C as a person does: again if nothing happened. CPython's readline loses a SIGINT
+    that arrives between drawing the prompt and waiting for a key (it is handled only when its wait
+    is interrupted), a window of microseconds that a loaded test machine widens to tenths of a
+    second; the second press is then obeyed. The session must save and say how to resume."""
+    import pexpect
+    for press in range(presses):
+        child.sendintr()
+        try:
+            child.expect(SAVED, timeout=10 if press < presses - 1 else 90)
+            break
+        except pexpect.TIMEOUT:
+            if press == presses - 1:
+                raise
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 def cli(*args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 120,

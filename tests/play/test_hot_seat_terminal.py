@@ -11,7 +11,7 @@ import pexpect
 import pytest
 
 from interpreter.core.journal import Journal
-from play_helpers import ROOT
+from play_helpers import ROOT, interrupt_until_saved
 
 CLEAR_SCROLLBACK = b"\x1b[3J"
 HANDOVER = re.compile(rb"=== (\w+)'s turn\. Hand the keyboard to \1; everybody else, look away\. ===\r\n"
@@ -62,9 +62,5 @@ def test_hand_over_clears_screen_and_scrollback_and_shows_nothing_before_confirm
             child.send(_answer(child.before) + b"\r")
     # Ctrl-C at a prompt saves and says how to go on.
     child.expect(PROMPT)
-    child.sendintr()
-    child.expect(rb"Saved\. Resume with:  cityrules play --resume ")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    interrupt_until_saved(child)
     assert len(Journal.load(journal).choices) >= answered - 4

@@ -10,7 +10,7 @@ import pexpect
 
 from interpreter.core.journal import Journal
 from lang_helpers import building_rules, write_game
-from play_helpers import ROOT
+from play_helpers import ROOT, interrupt_until_saved
 
 RULES = building_rules(5, log=True)
 PROMPT = rb"Ana> "
@@ -43,11 +43,7 @@ def _edit(game: Path, old: str, new: str) -> None:
 
 
 def _finish(child: pexpect.spawn) -> None:
-    child.sendintr()
-    child.expect(rb"Saved\. Resume with:  cityrules play --resume ")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    interrupt_until_saved(child)
 
 
 def test_an_edit_that_keeps_the_game_legal_continues_it_under_the_new_rules(tmp_path: Path) -> None:
