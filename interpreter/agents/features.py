@@ -7,6 +7,10 @@ Nothing here knows a game. The features come from the field declarations alone:
   lists of items the sums and counts of the items' attributes), per seat;
 - what each seat owns on the board or among the items: nodes and items whose field names a seat
   (an owner, a list of markers), counted, with the numbers those nodes carry summed;
+- what each seat owns where the state points (`_Reach`): for every node a public global field
+  names (where a piece stands, the lots in play), the seat's nodes on it and one edge away, counted,
+  with their numbers and yes/no attributes and the products of the two summed (a piece standing
+  in front of a seat's shop, and how many tokens that shop carries);
 - every public number of the game (global fields, counts of node values by kind), once;
 - the game's declared evaluation (`bots:` in game.yaml), when there is one, per seat.
 
@@ -89,11 +93,14 @@ class _Ownership:
     holds: one matrix product of who holds what by what each entry carries."""
 
     def __init__(self, names: list[str], path: tuple[Any, ...], dynamic: list[tuple[tuple[Any, ...], Any]],
-                 static: np.ndarray | None):
+                 static: np.ndarray | None, flags: list[int] | None = None):
         self.names = names
         self.path = path
         self.dynamic = dynamic
         self.static = static
+        # The columns that are a yes/no attribute's "yes" (a store, a corner), by index in `names`.
+        self.flags = flags or []
+        self._last: tuple[Shown | None, tuple[np.ndarray, np.ndarray] | None] = (None, None)
 
     @staticmethod
     def _column(shown: Shown, path: tuple[Any, ...]) -> Any:
@@ -104,9 +111,27 @@ class _Ownership:
 
     def read(self, shown: Shown, n: int) -> np.ndarray:
         """Per-seat values (names x seats; NaN where unknown)."""
-        entries = self._column(shown, self.path)
-        if not isinstance(entries, list):       # hidden from this seat: nothing is known
+        found = self.held(shown, n)
+        if found is None:                       # hidden from this seat: nothing is known
             return np.full((len(self.names), n), np.nan)
+        held, parts = found
+        sums: np.ndarray = (held.T @ parts).T          # names x seats
+        return sums
+
+    def held(self, shown: Shown, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """Who holds each entry (entries x seats, a count of markers) and what each entry carries
+        (entries x names); None when the column is hidden from this seat. Read once per position
+        (the ownership's sums and the reach both use it)."""
+        if self._last[0] is shown:
+            return self._last[1]
+        found = self._held(shown, n)
+        self._last = (shown, found)
+        return found
+
+    def _held(self, shown: Shown, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+        entries = self._column(shown, self.path)
+        if not isinstance(entries, list):
+            return None
         held = np.zeros((len(entries), n))
         for i, v in enumerate(entries):
             for owner in (v if isinstance(v, list) else (v,)):
@@ -130,8 +155,49 @@ class _Ownership:
             parts.append(np.asarray(columns, dtype=float).T)
         if self.static is not None:
             parts.append(self.static)
-        sums: np.ndarray = (held.T @ np.hstack(parts)).T          # names x seats
-        return sums
+        return held, np.hstack(parts)
+
+
+class _Reach:
+    """Per seat, what it owns at and next to the nodes that public global fields point at: for each
+    such node (`refs`, one per field or map entry) and each of `near` (the node itself, and its
+    neighbours along any edge), sums over the seat's nodes there of the ownership's `columns`, and
+    of the products `pairs` of two of them (a number carried times a yes/no attribute)."""
+
+    def __init__(self, names: list[str], owner: _Ownership, refs: list[tuple[str, Any]],
+                 near: np.ndarray, columns: list[int], pairs: list[tuple[int, int]]):
+        self.names = names
+        self.owner = owner
+        self.refs = refs
+        # nodes x (groups x nodes): 1 where a group reaches the second node from the first
+        self.near = np.concatenate(list(near), axis=1)
+        self.columns = columns
+        self.firsts = [a for a, _ in pairs]
+        self.seconds = [b for _, b in pairs]
+
+    def read(self, shown: Shown, n: int) -> np.ndarray:
+        """Per-seat values (names x seats; NaN where the owners are hidden)."""
+        found = self.owner.held(shown, n)
+        if found is None:
+            return np.full((len(self.names), n), np.nan)
+        held, parts = found
+        nodes = len(held)
+        pointed = np.zeros((len(self.refs), nodes))
+        glob = shown[1]
+        for r, (field, key) in enumerate(self.refs):
+            value = glob[field] if key is None else _get(glob[field], key)
+            for node in (_leaves(value) if isinstance(value, list) else (value,)):
+                if type(node) is int and 0 <= node < nodes:
+                    pointed[r, node] += 1.0
+        carried = parts[:, self.columns]
+        if self.firsts:
+            carried = np.hstack([carried, parts[:, self.firsts] * parts[:, self.seconds]])
+        c = carried.shape[1]
+        reached = (pointed @ self.near).reshape(-1, nodes)                 # (refs x groups) x nodes
+        each = (held[:, :, None] * carried[:, None, :]).reshape(nodes, -1)  # nodes x (seats x columns)
+        sums = (reached @ each).reshape(-1, n, c).transpose(0, 2, 1)      # (refs x groups) x columns x seats
+        out: np.ndarray = sums.reshape(-1, n)
+        return out
 
 
 @dataclass(frozen=True)
@@ -231,7 +297,7 @@ class FeatureSpace:
         self.per_seat: list[tuple[str, _SeatRead]] = []
         self.owners: list[_Ownership] = []
         self.holdings: list[_Holding] = []
-        self.groups: list[_Holding | _Ownership] = []
+        self.groups: list[_Holding | _Ownership | _Reach] = []
         self.public: list[tuple[str, _PublicRead]] = []
         for f in game.seat_fields:
             self._seat_field(f.name, world.seat_fields[f.name].type)
@@ -244,12 +310,14 @@ class FeatureSpace:
             self._global_field(f.name, world.global_fields[f.name].type)
         self.evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]] = [
             (name, self.evaluation_terms(terms)) for name, terms in (evaluations or {}).items() if terms]
-        self.groups = [*self.holdings, *self.owners]
+        self.reaches = [r for r in (self._reach(o) for o in self.owners if o.path[0] == 2) if r is not None]
+        self.groups = [*self.holdings, *self.owners, *self.reaches]
         # Whether some field is shown to its owner alone: then seats see different things.
         self.private = any(f.visible == "owner" for f in game.seat_fields)
         self.names = ([f"{name}:{side}" for name, _ in self.per_seat for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for h in self.holdings for name in h.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for o in self.owners for name in o.names for side in ("own", "best_other", "others")]
+                      + [f"{name}:{side}" for r in self.reaches for name in r.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for name, _ in self.evaluations for side in ("own", "best_other", "others")]
                       + [name for name, _ in self.public] + ["seats", "bias"])
 
@@ -332,6 +400,7 @@ class FeatureSpace:
         attrs = world.node_attrs if kind is None else world.components[kind].attrs
         attr_values = world.node_attr_values if kind is None else world.components[kind].attr_values
         static: list[list[float]] = []
+        flags: list[int] = []
         for attr, at in attrs.items():
             values = attr_values[attr]
             if at.kind == "int" and len(set(values)) < len(values):   # numbers, not identifiers
@@ -339,9 +408,46 @@ class FeatureSpace:
                 static.append([float(v or 0) for v in values])   # type: ignore[arg-type]
             elif at.kind in ("str", "bool"):
                 for k in _kinds(values):
+                    if k is True:
+                        flags.append(len(names))
                     names.append(f"{label}.owned.{attr}={k}")
                     static.append([float(v == k) for v in values])
-        return _Ownership(names, path, dynamic, np.asarray(static, dtype=float).T if static else None)
+        return _Ownership(names, path, dynamic, np.asarray(static, dtype=float).T if static else None, flags)
+
+    def _node_refs(self) -> list[tuple[str, str, Any]]:
+        """The nodes public global fields point at: (label, field, map key or None), one per field
+        of type node or list of nodes, and one per entry of a map of them."""
+        world = self.engine.game.world
+        refs: list[tuple[str, str, Any]] = []
+        for f in self.engine.game.global_fields:
+            if f.visible != "all":
+                continue
+            t = world.global_fields[f.name].type
+            if _leaf_type(t).kind == "node":
+                refs.append((f.name, f.name, None))
+            elif t.kind == "map" and _leaf_type(t.args[1]).kind == "node":
+                refs += [(f"{f.name}[{key}]", f.name, key) for key in self._map_keys("global", f.name)]
+        return refs
+
+    def _reach(self, owner: _Ownership) -> "_Reach | None":
+        """What a seat owns where the state points, through a node ownership (None: nothing points)."""
+        refs = self._node_refs()
+        if not refs:
+            return None
+        graph = self.engine.game.graph
+        index = {node: i for i, node in enumerate(self.engine.game.node_ids)}
+        nodes = len(index)
+        next_to = np.zeros((nodes, nodes))
+        for a, b in graph.edges():
+            next_to[index[a], index[b]] = next_to[index[b], index[a]] = 1.0
+        near = np.stack([np.eye(nodes), next_to])
+        numbers = list(range(1, 1 + len(owner.dynamic)))
+        columns = [0, *numbers, *owner.flags]
+        pairs = [(d, f) for d in numbers for f in owner.flags]
+        carried = ([owner.names[0]] + [owner.names[c] for c in numbers + owner.flags]
+                   + [f"{owner.names[d]}*{owner.names[f].rsplit('.', 1)[-1]}" for d, f in pairs])
+        names = [f"{name}.{where}:{c}" for name, _, _ in refs for where in ("on", "next") for c in carried]
+        return _Reach(names, owner, [(field, key) for _, field, key in refs], near, columns, pairs)
 
     def _global_field(self, name: str, t: Type) -> None:
         path: tuple[Any, ...] = (1, name)

@@ -65,6 +65,7 @@ class Positions:
     targets: list[float] = field(default_factory=list)
     # profile -> the seat's lead by that profile's evaluation, at each position (for its spread)
     leads: dict[str, list[float]] = field(default_factory=dict)
+    games_of: list[int] = field(default_factory=list)   # the game each row comes from (its index in training)
     decisions: int = 0
     games: int = 0
     failure: str | None = None
@@ -162,26 +163,65 @@ def _random_game(engine: Engine, seats: int, seed: int, bot: int) -> Iterator[di
     yield state
 
 
-def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int, seed: int) -> Network:
-    """The network that predicts the targets from the rows (cross-entropy, Adam, small L2)."""
+# Weight decay per step of the fit. Outcomes are one number per seat and game, while a game gives
+# dozens of near-identical positions: with little decay the network learns each game by heart
+# (held-out games were predicted worse than by a constant) rather than what wins.
+WEIGHT_DECAY = 1e-2
+# One game in HOLD_OUT is kept out of the fit to pick the epoch whose network predicts unseen games best.
+HOLD_OUT = 5
+
+
+@dataclass
+class Fitted:
+    """A fitted network and how well it predicts the games it was not fitted on (cross-entropy,
+    lower is better), beside the constant that knows only the average outcome."""
+
+    network: Network
+    held_out_loss: float | None = None
+    constant_loss: float | None = None
+    epoch: int = 0
+
+
+def _loss(p: np.ndarray, y: np.ndarray) -> float:
+    p = np.clip(p, 1e-7, 1.0 - 1e-7)
+    return float(-(y * np.log(p) + (1.0 - y) * np.log(1.0 - p)).mean())
+
+
+def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int, seed: int,
+        games: list[int] | None = None) -> Fitted:
+    """The network that predicts the targets from the rows (cross-entropy, Adam, weight decay).
+
+    With `games` (the game each row comes from), every HOLD_OUT-th game is kept out of the fit and
+    the network is the one, among those after each epoch, that predicts those games best."""
     x = np.asarray(rows, dtype=float)
     y = np.asarray(targets, dtype=float)
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
+    held = np.zeros(len(y), dtype=bool)
+    if games is not None and len(set(games)) >= 2 * HOLD_OUT:
+        held = np.asarray(games) % HOLD_OUT == HOLD_OUT - 1
+    xt, yt = x[~held], y[~held]
+    mean = xt.mean(axis=0)
+    scale = xt.std(axis=0)
     scale[scale < 1e-9] = 1.0
-    z = (x - mean) / scale
+    z = (xt - mean) / scale
+    yv = y[held]
     d = z.shape[1]
     gen = np.random.default_rng(seed)
     params = {"w1": gen.normal(0.0, 1.0 / np.sqrt(d), (d, hidden)), "b1": np.zeros(hidden),
               "w2": gen.normal(0.0, 1.0 / np.sqrt(hidden), hidden), "linear": np.zeros(d), "b2": np.zeros(1)}
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
-    rate, beta1, beta2, l2, batch = 0.01, 0.9, 0.999, 1e-4, 256
+    rate, beta1, beta2, l2, batch = 0.01, 0.9, 0.999, WEIGHT_DECAY, 256
+
+    def network() -> Network:
+        return Network(mean, scale, params["w1"].copy(), params["b1"].copy(), params["w2"].copy(),
+                       params["linear"].copy(), float(params["b2"][0])).rounded()
+
+    best = Fitted(network())
     step = 0
-    for _ in range(epochs):
-        order = gen.permutation(len(y))
-        for start in range(0, len(y), batch):
+    for epoch in range(1, epochs + 1):
+        order = gen.permutation(len(yt))
+        for start in range(0, len(yt), batch):
             idx = order[start:start + batch]
-            zb, yb = z[idx], y[idx]
+            zb, yb = z[idx], yt[idx]
             h = np.tanh(zb @ params["w1"] + params["b1"])
             p = 1.0 / (1.0 + np.exp(-(h @ params["w2"] + zb @ params["linear"] + params["b2"][0])))
             err = (p - yb) / len(idx)                      # d(cross-entropy)/d(logit)
@@ -198,8 +238,14 @@ def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int,
                 v *= beta2
                 v += (1 - beta2) * grad * grad
                 params[k] -= rate * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-8)
-    return Network(mean, scale, params["w1"], params["b1"], params["w2"], params["linear"],
-                   float(params["b2"][0])).rounded()
+        if not held.any():
+            best = Fitted(network(), epoch=epoch)
+            continue
+        candidate = network()
+        loss = _loss(candidate.predict(x[held]), yv)
+        if best.held_out_loss is None or loss < best.held_out_loss:
+            best = Fitted(candidate, round(loss, 6), round(_loss(np.full(len(yv), yt.mean()), yv), 6), epoch)
+    return best
 
 
 def _vocab(engine: Engine, spec: TrainSpec) -> dict[str, list[str]]:
@@ -253,6 +299,7 @@ def train(spec: TrainSpec, jobs: int = 1, backend: str = "processes", address: s
                 progress(done, total, f"round {r + 1} of {spec.rounds}")
         merged = Positions()
         for i in range(spec.games):
+            merged.games_of += [r * spec.games + i] * len(found[i].rows)
             merged.rows += found[i].rows
             merged.targets += found[i].targets
             merged.decisions += found[i].decisions
@@ -262,14 +309,18 @@ def train(spec: TrainSpec, jobs: int = 1, backend: str = "processes", address: s
         kept = kept[-1:] + [merged]
         rows = [row for p in kept for row in p.rows]
         targets = [t for p in kept for t in p.targets]
+        games_of = [g for p in kept for g in p.games_of]
         if not rows:
             raise RuleError(f"round {r + 1}: no self-play game of {engine.game.title} finished within "
                             f"{GAME_CAP} decisions, so there is nothing to learn from", None)
-        network = fit(rows, targets, spec.hidden, spec.epochs, spec.seed + r)
+        fitted = fit(rows, targets, spec.hidden, spec.epochs, spec.seed + r, games_of)
+        network = fitted.network
         games += merged.games
         positions += len(merged.rows)
         rounds.append({"round": r + 1, "games": merged.games, "positions": len(merged.rows),
-                       "decisions_per_game": round(merged.decisions / max(1, spec.games), 1)})
+                       "decisions_per_game": round(merged.decisions / max(1, spec.games), 1),
+                       "held_out_loss": fitted.held_out_loss, "constant_loss": fitted.constant_loss,
+                       "epoch": fitted.epoch})
     if network is None:
         raise ValueError("a training needs at least one round")
     spread = {name: round(float(np.std(leads)) or 1.0, 6) for name, leads in sorted(merged.leads.items())}

@@ -39,6 +39,13 @@ def cmd_train(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - start
     print(f"{written}: {training.games} games, {training.positions} positions, "
           f"{len(training.value.space.names)} features; {wall:.0f} s ({training.seconds:.0f} s CPU in this process)")
+    last = training.rounds[-1]
+    if last.get("held_out_loss") is not None:
+        # How much the value knows: its loss on games it was not fitted on, beside a guess that knows
+        # only the average (a value no better than that has learned nothing: play more games).
+        gain = 1.0 - last["held_out_loss"] / max(1e-9, last["constant_loss"])
+        print(f"  on held-out games: loss {last['held_out_loss']:.3f}, a constant guess {last['constant_loss']:.3f} "
+              f"({gain:.0%} better)" + ("" if gain > 0.02 else "; barely better than a guess: try more --games"))
     return EXIT_OK
 
 
