@@ -125,7 +125,7 @@ def main() -> None:
     args = parser.parse_args()
     print("Games that declare no evaluation, trained from their files alone:")
     with tempfile.TemporaryDirectory() as scratch:
-        for name, make in (("harbour without bots:", harbour_without_bots),
+        for name, make in (("harbour without its bots: section", harbour_without_bots),
                            ("the tutorial's Orchard, grown from cityrules new", tutorial_game),
                            ("cityrules new as written (perfect play wins about 47 %)", new_game)):
             print(measure(name, make(Path(scratch)), args.games), flush=True)
