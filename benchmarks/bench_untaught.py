@@ -19,15 +19,15 @@ bench, or
 from __future__ import annotations
 
 import argparse
-import json
+import importlib.util
 import multiprocessing
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -61,32 +61,26 @@ def new_game(scratch: Path) -> Path:
     return folder
 
 
-STEP = re.compile(r"<!-- (?P<how>file|append|edit): (?P<rest>.*?) -->")
-EDIT = re.compile(r'^(?P<path>[^:\s]+):\s*(?P<old>".*")\s*=>\s*(?P<new>".*")$')
+def _doc_helpers() -> Any:
+    """tests/doc_helpers.py, the tests' reader of the docs' pages, loaded from its file: putting
+    tests/ on the import path would let its `ruledsl` test folder shadow the package."""
+    spec = importlib.util.spec_from_file_location("doc_helpers", ROOT / "tests" / "doc_helpers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["doc_helpers"] = module      # its dataclass looks its module up by name
+    spec.loader.exec_module(module)
+    return module
 
 
 def tutorial_game(scratch: Path) -> Path:
-    """The game `cityrules new` writes, grown step by step as docs/tutorial.md grows it."""
+    """The game `cityrules new` writes, grown step by step as docs/tutorial.md grows it (the steps
+    that write files, carried out as tests/docs/test_tutorial_doc.py carries them out)."""
     subprocess.run([sys.executable, "-m", "interpreter.cli", "new", str(scratch / "orchard")], check=True,
                    stdout=subprocess.DEVNULL)
-    page = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
-    for step in STEP.finditer(page):
-        how, rest = step["how"], step["rest"].strip()
-        if how == "edit":
-            found = EDIT.match(rest)
-            assert found, rest
-            target = scratch / found["path"]
-            text = target.read_text(encoding="utf-8")
-            old, new = json.loads(found["old"]), json.loads(found["new"])
-            assert text.count(old) == 1, (rest, "not found once")
-            target.write_text(text.replace(old, new), encoding="utf-8")
-            continue
-        block = re.search(r"```[a-z]*\n(.*?)```", page[step.end():], re.S)
-        assert block, rest
-        target = scratch / rest
-        target.parent.mkdir(parents=True, exist_ok=True)
-        before = target.read_text(encoding="utf-8") if how == "append" and target.exists() else ""
-        target.write_text(before + block[1], encoding="utf-8")
+    doc = _doc_helpers()
+    page = ROOT / "docs" / "tutorial.md"
+    for item in doc.doc_items(page):
+        doc.apply_step(scratch, item, f"docs/tutorial.md:{item.line}")
     return scratch / "orchard"
 
 

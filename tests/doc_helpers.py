@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 FENCE = re.compile(r"^```(\w*)\s*$")
 COMMENT = re.compile(r"^<!--\s*(?P<body>.*?)\s*-->\s*$")
+EDIT = re.compile(r'^edit:\s*(?P<path>[^:\s]+):\s*(?P<old>".*")\s*=>\s*(?P<new>".*")$')
 
 
 @dataclass(frozen=True)
@@ -48,3 +50,30 @@ def doc_items(page: Path) -> list[Item]:
     if note:
         found.append(Item(note_line, note, None, ""))
     return found
+
+
+def apply_step(folder: Path, item: Item, where: str) -> bool:
+    """Carry out a page's step that writes a file below `folder`: `file: PATH` (the block is the
+    whole file), `append: PATH` (added at its end) or a lone `edit: PATH: "OLD" => "NEW"` (OLD, found
+    once, becomes NEW). False for any other item (quoted text, commands), which it leaves alone."""
+    if item.lang is None:
+        m = EDIT.match(item.note)
+        assert m is not None, f"{where}: an annotation without a block must be an edit: {item.note!r}"
+        path = folder / m["path"]
+        old, new = json.loads(m["old"]), json.loads(m["new"])
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) == 1, f"{where}: {old!r} is in {m['path']} {text.count(old)} times"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+        return True
+    kind, _, arg = item.note.partition(":")
+    arg = arg.strip()
+    if kind == "file":
+        path = folder / arg
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(item.text, encoding="utf-8")
+    elif kind == "append":
+        with (folder / arg).open("a", encoding="utf-8") as handle:
+            handle.write(item.text)
+    else:
+        return False
+    return True

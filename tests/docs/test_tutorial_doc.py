@@ -17,18 +17,16 @@ Every ```yaml, ```rules and ```console block carries one of them.
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from pathlib import Path
 
 import pytest
 
-from doc_helpers import Item, doc_items
+from doc_helpers import Item, apply_step, doc_items
 from workbench_helpers import ROOT, TIMING, run
 
 DOC = ROOT / "docs" / "tutorial.md"
-EDIT = re.compile(r'^edit:\s*(?P<path>[^:\s]+):\s*(?P<old>".*")\s*=>\s*(?P<new>".*")$')
 CHECKED = ("yaml", "rules", "console")
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
@@ -72,28 +70,15 @@ def test_the_tutorial_step_by_step(tmp_path: Path, capsys: pytest.CaptureFixture
     for item in steps:
         where = f"docs/tutorial.md:{item.line}"
         note = item.note
-        if item.lang is None:
-            m = EDIT.match(note)
-            assert m is not None, f"{where}: an annotation without a block must be an edit: {note!r}"
-            path = tmp_path / m["path"]
-            old, new = json.loads(m["old"]), json.loads(m["new"])
-            text = path.read_text(encoding="utf-8")
-            assert text.count(old) == 1, f"{where}: {old!r} is in {m['path']} {text.count(old)} times"
-            path.write_text(text.replace(old, new), encoding="utf-8")
+        if item.lang is not None and item.lang not in CHECKED:
             continue
-        if item.lang not in CHECKED:
+        assert item.lang is None or note, \
+            f"{where}: a ```{item.lang} block needs an annotation (file, append, quoted, run, not run)"
+        if apply_step(tmp_path, item, where):
             continue
-        assert note, f"{where}: a ```{item.lang} block needs an annotation (file, append, quoted, run, not run)"
         kind, _, arg = note.partition(":")
         arg = arg.strip()
-        if kind == "file":
-            path = tmp_path / arg
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(item.text, encoding="utf-8")
-        elif kind == "append":
-            with (tmp_path / arg).open("a", encoding="utf-8") as handle:
-                handle.write(item.text)
-        elif kind == "quoted":
+        if kind == "quoted":
             assert item.text in (tmp_path / arg).read_text(encoding="utf-8"), f"{where}: not in {arg}"
         elif kind.startswith("run"):
             assert item.lang == "console", where
