@@ -3,7 +3,6 @@ ability code in component files, document symbols, references and rename across 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -65,10 +64,8 @@ def test_an_unfinished_run_line_is_offered_every_phase_of_the_file_being_edited(
     rules = downtown / "round.rules"
     u = editor.open(rules)
     editor.wait_diagnostics(u, 0)
-    line, col = find(rules, "run buying")
-    before = time.perf_counter()
-    editor.replace(rules, line, col, col + len("run buying"), "run ")
-    assert editor.wait_diagnostics(u, before)   # the file no longer parses
+    line, col, found = editor.type_at(rules, "run buying", 0, len("run buying"), "run ")
+    assert found   # the file no longer parses
     labels = _labels(editor, u, line, col + 4)
     own = [ln.split()[1].split("(")[0].rstrip(":") for ln in rules.read_text().splitlines() if ln.startswith("phase ")]
     assert len(own) >= 3 and set(own) <= set(labels), set(own) - set(labels)
@@ -79,10 +76,8 @@ def test_an_unfinished_line_is_offered_the_locals_around_it(downtown: Path, edit
     rules = downtown / "round.rules"
     u = editor.open(rules)
     editor.wait_diagnostics(u, 0)
-    line, col = find(rules, "run vote(lot)")
-    before = time.perf_counter()
-    editor.replace(rules, line, col, col + len("run vote(lot)"), "let z = ")
-    assert editor.wait_diagnostics(u, before)   # the file no longer parses
+    line, col, found = editor.type_at(rules, "run vote(lot)", 0, len("run vote(lot)"), "let z = ")
+    assert found   # the file no longer parses
     labels = _labels(editor, u, line, col + len("let z = "))
     assert {"lot", "len", "seats"} <= set(labels)          # the loop's variable, built-ins, constants
     assert labels.index("lot") < labels.index("len")       # locals first
