@@ -215,7 +215,10 @@ def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int,
         return Network(mean, scale, params["w1"].copy(), params["b1"].copy(), params["w2"].copy(),
                        params["linear"].copy(), float(params["b2"][0])).rounded()
 
-    best = Fitted(network())
+    checked = bool(held.any())
+    xv = x[held]
+    constant = round(_loss(np.full(len(yv), yt.mean()), yv), 6) if checked else None
+    best: Fitted | None = None
     step = 0
     for epoch in range(1, epochs + 1):
         order = gen.permutation(len(yt))
@@ -238,14 +241,14 @@ def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int,
                 v *= beta2
                 v += (1 - beta2) * grad * grad
                 params[k] -= rate * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-8)
-        if not held.any():
-            best = Fitted(network(), epoch=epoch)
+        if not checked:
             continue
         candidate = network()
-        loss = _loss(candidate.predict(x[held]), yv)
-        if best.held_out_loss is None or loss < best.held_out_loss:
-            best = Fitted(candidate, round(loss, 6), round(_loss(np.full(len(yv), yt.mean()), yv), 6), epoch)
-    return best
+        loss = _loss(candidate.predict(xv), yv)
+        if best is None or best.held_out_loss is None or loss < best.held_out_loss:
+            best = Fitted(candidate, round(loss, 6), constant, epoch)
+    # Without held-out games (too few to spare), the network after the last epoch.
+    return best if best is not None else Fitted(network(), epoch=epochs)
 
 
 def _vocab(engine: Engine, spec: TrainSpec) -> dict[str, list[str]]:
