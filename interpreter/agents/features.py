@@ -169,8 +169,7 @@ class _Reach:
         self.names = names
         self.owner = owner
         self.refs = refs
-        # nodes x (groups x nodes): 1 where a group reaches the second node from the first
-        self.near = np.concatenate(list(near), axis=1)
+        self.near = near            # nodes x (groups x nodes): 1 where a group reaches the second node from the first
         self.columns = columns
         self.firsts = [a for a, _ in pairs]
         self.seconds = [b for _, b in pairs]
@@ -440,7 +439,7 @@ class FeatureSpace:
         next_to = np.zeros((nodes, nodes))
         for a, b in graph.edges():
             next_to[index[a], index[b]] = next_to[index[b], index[a]] = 1.0
-        near = np.stack([np.eye(nodes), next_to])
+        near = np.hstack([np.eye(nodes), next_to])       # the node itself, then its neighbours
         numbers = list(range(1, 1 + len(owner.dynamic)))
         columns = [0, *numbers, *owner.flags]
         pairs = [(d, f) for d in numbers for f in owner.flags]
