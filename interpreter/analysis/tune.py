@@ -160,7 +160,11 @@ class GameNumbers:
             if not isinstance(field, dict):
                 raise TuneError(f"--vary {knob.name}: scope '{knob.path[0]}' has no field '{knob.path[1]}' "
                                 f"(fields: {', '.join(self.state[knob.path[0]])})")
-            return _whole(field.get("initial"), knob, "its initial value")
+            initial = field.get("initial")
+            if isinstance(initial, str) and initial in self.tables:
+                raise TuneError(f"--vary {knob.name}: its initial value is table '{initial}': "
+                                f"vary the table (--vary {initial}=LOW..HIGH)")
+            return _whole(initial, knob, "its initial value")
         item = next(i for i in _items(self.folder / self.items[knob.path[0]][0]) if str(i.get("id")) == knob.path[0])
         if knob.path[1] not in item or knob.path[1] in ("id", "copies"):
             attributes = [k for k, v in item.items() if _is_whole(v) and k not in ("id", "copies")]

@@ -1,10 +1,16 @@
-"""State fields: their declared types, visibility and initial values checked against the type."""
+"""State fields: their declared types, visibility and initial values checked against the type.
+
+An initial value may name a table (`money: {type: int, initial: start_money}`) when the field's
+values are not text or ids: it starts with the table's value, the variant's when one is played, so a
+variant or `tune` that changes the table changes where the game starts.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ruledsl.diagnostics import an, copies_hint
+from ruledsl.diagnostics import an, copies_hint, did_you_mean
 from ruledsl.types import Type, TypeSyntaxError, parse_type
 from ruledsl.world import Field
 
@@ -13,8 +19,22 @@ from .base import LoaderBase
 from .yamlsource import PositionMap
 
 
+@dataclass(frozen=True)
+class _TableInitial:
+    """A field whose initial value names a table: read once the tables (and the variant) are known."""
+
+    fields: dict[str, tuple[Field, FieldSpec]]
+    name: str
+    table: str
+    type: Type
+    path: tuple[Any, ...]
+
+
 class FieldsMixin(LoaderBase):
     """Declares the seat, global, node and component fields of a game."""
+
+    table_names: list[str]
+    table_initials: list[_TableInitial]
 
     def fields(self, specs: dict[str, Any], where: tuple[str, ...], pos: PositionMap, index: dict[Any, int],
                owner: str) -> dict[str, tuple[Field, FieldSpec]]:
@@ -26,7 +46,12 @@ class FieldsMixin(LoaderBase):
             except TypeSyntaxError as err:
                 self.diags.error(pos.nearest(path + ("type",)), "type", str(err))
                 continue
-            initial = self.convert(spec["initial"], t, path + ("initial",), pos, index)
+            table = self._named_table(spec["initial"], t)
+            initial = None
+            if table is None and self._names_no_table(spec["initial"], t, path + ("initial",), pos):
+                table = ""    # reported: no value to read
+            elif table is None:
+                initial = self.convert(spec["initial"], t, path + ("initial",), pos, index)
             if t.kind == "map" and _has_int_keys(t):
                 self.diags.error(pos.nearest(path + ("type",)), "type",
                                  "state maps need text keys (they are saved as JSON)")
@@ -50,10 +75,45 @@ class FieldsMixin(LoaderBase):
             shown = "count" if show == "count" else ("yes" if show else "no")
             result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size,
                                              shown, str(spec.get("title", "")), str(spec.get("text", ""))))
+            if table:
+                self.table_initials.append(_TableInitial(result, name, table, t, path + ("initial",)))
         return result
 
-    def convert(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap, index: dict[Any, int]) -> Any:
-        """Check an initial value against its declared type; node ids become node indexes."""
+    def _named_table(self, value: Any, t: Type) -> str | None:
+        """The table an initial value names, or None when it is a value of its own: only a field
+        whose values are never text can name a table (for a text, node or item field a word is its value)."""
+        return value if self._may_name_table(value, t) and value in self.table_names else None
+
+    def _may_name_table(self, value: Any, t: Type) -> bool:
+        # "none" is the rules' word for nothing, which YAML reads as text: convert's message says so.
+        return (isinstance(value, str) and value != "none" and t.kind not in ("str", "any")
+                and t.kind not in self.indexes)
+
+    def _names_no_table(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap) -> bool:
+        """True, after reporting it, when an initial value is a word that could only be a table's
+        name and no table has it."""
+        if not self._may_name_table(value, t):
+            return False
+        self.diags.error(pos.nearest(path), "type", f"the initial value {value!r} is not {an(t)}, nor a table's name",
+                         did_you_mean(value, self.table_names)
+                         or "an initial value is written as a value of the field's type, or as a table's name")
+        return True
+
+    def read_table_initials(self, tables: dict[str, tuple[Type, Any]], pos: PositionMap,
+                            index: dict[Any, int]) -> None:
+        """Give the fields whose initial value names a table that table's value (after the variant),
+        checked against the field's type where the name is written."""
+        for named in self.table_initials:
+            value = self.convert(tables[named.table][1], named.type, named.path, pos, index,
+                                 f"'{named.table}' (a table holding {tables[named.table][1]!r})")
+            field, spec = named.fields[named.name]
+            named.fields[named.name] = (replace(field, initial=value), replace(spec, initial=value))
+        self.table_initials = []
+
+    def convert(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap, index: dict[Any, int],
+                shown: str | None = None) -> Any:
+        """Check an initial value against its declared type; node ids become node indexes. `shown`
+        is how a message names the value (a table it was read from), when not by itself."""
         span = pos.nearest(path)
         if value is None:
             if not t.nullable and t.kind != "any":
@@ -70,7 +130,7 @@ class FieldsMixin(LoaderBase):
         if not ok(value):
             extra = f" (no {kind} has this id)" if kind in self.indexes else ""
             hint = copies_hint(str(value), self.indexes[kind]) if kind in self.indexes else None
-            self.diags.error(span, "type", f"the initial value {value!r} is not {an(t)}{extra}", hint)
+            self.diags.error(span, "type", f"the initial value {shown or repr(value)} is not {an(t)}{extra}", hint)
             return None
         if kind == "int":
             self.bounded_number(value, span)

@@ -50,9 +50,12 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
         self.indexes: dict[str, dict[Any, int]] = {"node": index}
         kinds = self.components(data, pos)
         self.name_sets = self.read_names(data, pos)
+        self.table_names = [str(name) for name in (data.get("tables") or {})]
+        self.table_initials = []
         declared, component_fields = self._state_fields(data, pos, index, kinds, attrs)
         tables, table_spans, table_paths = self._tables(data, pos, declared)
         self.apply_variant(data, pos, tables, table_paths)
+        self.read_table_initials(tables, pos, index)
         self.check_named_data(self.name_sets, pos, tables, attr_sources, kinds)
         self._check_summary(data, pos, declared)
         game_positions = self.positions_later(game_file)

@@ -149,3 +149,23 @@ def test_tune_varies_an_item_and_says_why_it_writes_no_variant(tmp_path: Path,
     assert "Best values among 3 different candidates" in out and "loss: the sum of how far each target is missed" in out
     assert "Not written as a variant: a variant replaces tables only" in out
     assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == before
+
+
+def test_a_field_that_starts_from_a_table_is_tuned_through_the_table(tmp_path: Path) -> None:
+    folder = tmp_path / "harbour"
+    shutil.copytree(HARBOUR, folder)
+    path = folder / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("tables:\n", "tables:\n  start_coins: 5\n", 1), encoding="utf-8")
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["state"]["seat"]["coins"]["initial"] = "start_coins"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    numbers = GameNumbers(folder, None)
+    with pytest.raises(TuneError, match=r"its initial value is table 'start_coins': vary the table \(--vary start_coins="):
+        numbers.value(parse_knob("seat.coins=3..8"))
+    knob = parse_knob("start_coins=3..8")
+    assert numbers.kind(knob) == "table" and numbers.value(knob) == 5
+    add_variant(folder, "rich", "more coins", set_values(numbers.tables, {knob: 8}),
+                lambda where, name: load_game(str(where), name))
+    rich = load_game(str(folder), "rich")
+    assert next(f for f in rich.seat_fields if f.name == "coins").initial == 8

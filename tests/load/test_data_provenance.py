@@ -135,7 +135,7 @@ def test_a_field_declared_as_text_points_at_its_declaration(tmp_path: Path) -> N
 def test_a_field_initial_value_of_the_wrong_type_is_reported_at_the_value(tmp_path: Path) -> None:
     write_game(tmp_path, "phase main:\n    end winners seats\n", seat={"coins": ("int", "four")})
     d, _ = the_error(tmp_path)
-    assert d.message == "the initial value 'four' is not an int"
+    assert d.message == "the initial value 'four' is not an int, nor a table's name"
     assert d.span.file.endswith("game.yaml")
     assert line_of(tmp_path, "game.yaml", d.span.line)[d.span.column - 1:] == "four"
 
