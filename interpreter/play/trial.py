@@ -20,7 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, Callable
 
@@ -112,9 +112,47 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Samplin
             engine.apply_index(state, seat, k)
         shows.end(state)
     except RuleError as err:
-        return finding("runtime", err.message, err.span, state["decisions"])
+        found = finding("runtime", err.message, err.span, state["decisions"])
+        return _in_formula(engine, found, cap) if err.span is not None else found
     except _ScreenFailed as err:
         return finding("screen", f"{err.what} failed: {_explain(err.error)}", err.span, state["decisions"])
+    return None
+
+
+def _in_formula(engine: Engine, found: Finding, cap: int) -> Finding:
+    """The finding placed where the failing value is made when that is inside a one-expression
+    formula: such formulas run inlined at their calls, so the game is played again from the same
+    seed with every formula called as written (the same game: the bots pick by seed alone)."""
+    import ruledsl.gen.exprgen as exprgen
+
+    from ..load.loader import load_game
+
+    exprgen.INLINING = False
+    try:
+        plain = Engine(load_game(str(engine.game.folder), engine.game.variant))
+        again = _played_again(plain, found, cap)
+    except Exception:   # the folder changed or no longer loads: the first finding stands
+        again = None
+    finally:
+        exprgen.INLINING = True
+    if again is None or again.span is None or again.message != found.message or again.span == found.span:
+        return found
+    assert found.span is not None
+    call = f"line {found.span.line}" if found.span.file == again.span.file else f"{found.span.file}:{found.span.line}"
+    return replace(again, message=f"{found.message}, in a formula called at {call}")
+
+
+def _played_again(engine: Engine, found: Finding, cap: int) -> Finding | None:
+    """The same trial game played on `engine` (compiled while it runs), screens left out."""
+    bots = [RandomAgent(bot_seed(found.seed, s)) for s in range(found.seats)]
+    state: dict[str, Any] = {"decisions": 0}
+    try:
+        state = engine.new_game(found.seats, found.seed, default_names(found.seats))
+        while state["result"] is None and state["decisions"] < cap:
+            seat = engine.first_open_seat(state)
+            engine.apply_index(state, seat, bots[seat].pick(engine, state, seat))
+    except RuleError as err:
+        return Finding("runtime", err.message, err.span, found.seats, found.seed, found.variant, state["decisions"])
     return None
 
 

@@ -763,7 +763,7 @@ class Expressions(ExprCostMixin):
         Diagnostics come from the formula's own compile, never from an inlined copy.
         """
         found = self.inline_body(e.name)
-        if found is None or self.inline_depth >= INLINE_DEPTH or not all(_plain_read(a) for a in e.args):
+        if found is None or not INLINING or self.inline_depth >= INLINE_DEPTH or not all(_plain_read(a) for a in e.args):
             return None
         names, body = found
         if e.name in self.memo:  # a constant: computed now if it can be, else remembered as it runs
@@ -816,6 +816,9 @@ _BINARY: dict[str, Callable[[Expressions, A.BinOp, Code, Code, Scope], Code]] = 
 
 # How many one-expression formulas deep calls are inlined (each inside the one before).
 INLINE_DEPTH = 5
+# Off, every formula is called as written: a rule that fails at run time inside a one-expression
+# formula is then placed in the formula rather than at its call (see play/trial.py).
+INLINING = True
 _READS = (A.Name, A.Attr, A.Index)
 
 

@@ -45,6 +45,27 @@ def test_a_rule_that_fails_is_a_runtime_finding(tmp_path: Path) -> None:
     assert {f.code if f else None for f in found} == {"runtime", None}
 
 
+def test_a_rule_failing_inside_a_one_line_formula_is_placed_in_the_formula(tmp_path: Path) -> None:
+    # One-expression formulas run inlined at their calls: the finding still points into the formula.
+    rules = ("formula fifth(l: list[int]) = l[5]\n\nphase main:\n    choose x from [[1, 2], [1, 2, 3, 4, 5, 6]] by seats[0]\n"
+             "    let a = fifth(x)\n    log \"{a}\"\n" + END)
+    e = engine(tmp_path, rules)
+    found = [f for f in (trial_game(e, 1, seed, 100) for seed in range(8)) if f is not None]
+    assert found, "some seed picks the short list"
+    for f in found:
+        assert f.code == "runtime" and f.span is not None
+        assert (f.span.line, f.span.column) == (1, 31), f
+        assert f.message == "a list index is out of range, in a formula called at line 5"
+
+
+def test_a_rule_failing_in_its_own_statement_keeps_its_place(tmp_path: Path) -> None:
+    rules = ("formula first(l: list[int]) = l[0]\n\nphase main:\n    choose x from [[1, 2], [3]] by seats[0]\n"
+             "    log \"{first(x) + x[1]}\"\n" + END)
+    found = [f for f in (trial_game(engine(tmp_path, rules), 1, seed, 100) for seed in range(8)) if f is not None]
+    assert found and all(f.span is not None and f.span.line == 5 and f.message == "a list index is out of range"
+                         for f in found), found
+
+
 def test_a_game_that_never_ends_is_found_at_the_cap(tmp_path: Path) -> None:
     e = engine(tmp_path, "phase main:\n    while true:\n        choose x from [1, 2] by seats[0]\n"
                          "        log \"{x}\"\n" + END)
