@@ -18,6 +18,7 @@ from pathlib import Path
 
 from interpreter.agents.train import TrainSpec, train
 from interpreter.agents.value import save, value_path
+from interpreter.core.engine import Engine
 from interpreter.load.games import resolve_game
 from interpreter.load.loader import load_game
 
@@ -35,7 +36,7 @@ def main() -> None:
             continue
         folder = resolve_game(name).resolve()
         start = time.process_time()
-        training = train(TrainSpec(str(folder)), jobs=1)
+        training = train(TrainSpec.for_game(str(folder), Engine(load_game(str(folder)))), jobs=1)
         cpu = time.process_time() - start
         with tempfile.TemporaryDirectory() as scratch:
             written = save(training.value, Path(scratch) / "value.json").read_bytes()

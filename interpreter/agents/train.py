@@ -25,7 +25,7 @@ from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..load.loader import load_game
 from .features import lead, vocabulary
-from .learned import LEAF_BUDGET, ValueAgent
+from .learned import ValueAgent
 from .random import RandomAgent
 from .seeding import bot_seed
 from .value import LearnedValue, Network, feature_space, final_scores, profile_steers, result_target, use_value
@@ -42,14 +42,24 @@ class TrainSpec:
     folder: str
     variant: str | None = None
     seed: int = 1
-    rounds: int = 3
-    games: int = 60                # games per round
+    rounds: int = 2
+    # Many cheap games rather than a few careful ones: each game gives one outcome per seat, the
+    # scarce signal (docs/bots.md, Training, gives the measurements).
+    games: int = 300               # games per round
     positions: int = 40            # positions written down per game, at most (spread over the game)
     explore: float = 0.1           # how often a self-play bot answers at random
     samples: int = 1               # samples per decision of the self-play bots (more is slower)
-    budget: int = LEAF_BUDGET      # positions a self-play bot judges per decision (the bot's own default)
+    budget: int = 4                # positions a self-play bot judges per decision
     hidden: int = 24               # the network's hidden units
     epochs: int = 40
+
+    @classmethod
+    def for_game(cls, folder: str, engine: Engine, variant: str | None = None, seed: int = 1,
+                 **given: int | None) -> "TrainSpec":
+        """The training of a game: what is `given` (the command line), else the game's own
+        `bots: training:` in game.yaml, else these defaults."""
+        numbers = {**engine.game.bots.training, **{k: v for k, v in given.items() if v is not None}}
+        return cls(folder, variant, seed, **numbers)
 
     def seat_counts(self, engine: Engine) -> list[int]:
         """The numbers of seats the games are played with, in turn."""

@@ -23,7 +23,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     engine = load_engine(args.game, args.variant)
     game = engine.game
-    spec = TrainSpec(str(game.folder.resolve()), args.variant, args.seed, args.rounds, args.games)
+    spec = TrainSpec.for_game(str(game.folder.resolve()), engine, args.variant, args.seed, rounds=args.rounds,
+                              games=args.games)
     target = Path(args.out) if args.out else value_path(game)
     print(f"training {printable(game.title)}: {spec.rounds} rounds of {spec.games} self-play games "
           f"({', '.join(str(n) for n in spec.seat_counts(engine))} seats), seed {spec.seed}", file=sys.stderr)
@@ -58,13 +59,15 @@ def add_parser(sub: Any) -> None:
                    "folder, with a hash of the rules: after any change of the game's files, train again. The same "
                    "seed gives the same file, with any number of jobs or on Ray.",
                    ["cityrules train examples/harbour", "cityrules train mygame --jobs 2",
-                    "cityrules train mygame --rounds 3 --games 60 --seed 2"])
+                    "cityrules train mygame --rounds 3 --games 100 --seed 2"])
     s.add_argument("game", help="a shipped game's name or a game folder")
     s.add_argument("--variant", metavar="NAME", help="train on one of the game's variants (default: the game as written)")
     s.add_argument("--seed", type=whole(0, "a seed, a whole number"), default=1, help="the training's seed (default: 1)")
-    s.add_argument("--rounds", type=whole(1, "a number of rounds"), default=3,
-                   help="self-play rounds; each plays with the value fitted on the rounds before (default: 3)")
-    s.add_argument("--games", type=whole(1, "a number of games"), default=60, help="games per round (default: 60)")
+    s.add_argument("--rounds", type=whole(1, "a number of rounds"),
+                   help="self-play rounds; each plays with the value fitted on the rounds before "
+                        "(default: the game's bots: training:, else 2)")
+    s.add_argument("--games", type=whole(1, "a number of games"),
+                   help="games per round (default: the game's bots: training:, else 300)")
     s.add_argument("--out", metavar="FILE", help="write the file here (default: bots.trained.json in the game's folder)")
     s.add_argument("--jobs", type=whole(1, "a number of worker processes"), metavar="J",
                    help=f"worker processes; the file is the same for any number (default: every core, {default_jobs()} here)")

@@ -60,6 +60,8 @@ class BotSettings:
     profiles: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
     # Decisions a search playout makes before it reads the evaluation (None: the bots' default).
     playout: int | None = None
+    # How `cityrules train` trains this game where the command line does not say: games, rounds, budget.
+    training: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

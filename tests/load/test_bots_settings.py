@@ -78,12 +78,30 @@ def test_a_formula_that_does_not_judge_a_seat_is_a_type_error(tmp_path: Path) ->
 
 def test_shapes_are_schema_errors(tmp_path: Path) -> None:
     for bots, words in (({"evaluation": {"wealth": "high"}}, "weight"), ({"playout": -1}, "bots.playout"),
+                        ({"training": {"games": 0}}, "bots.training.games"), ({"training": {"game": 9}}, "game"),
                         ({"evalution": "wealth"}, "evalution"), ({"profiles": {"Big Spender": "cash"}}, "Big")):
         folder = tmp_path / str(abs(hash(str(bots))))
         folder.mkdir()
         _, diags = game_with(folder, bots)
         assert [d.code for d in errors(diags)] == ["schema"], (bots, diags)
         assert words in errors(diags)[0].message or words in (errors(diags)[0].hint or ""), errors(diags)[0]
+
+
+def test_a_game_s_training_settings_are_train_s_defaults_and_the_command_line_wins(tmp_path: Path) -> None:
+    from interpreter.agents.train import TrainSpec
+    from interpreter.core.engine import Engine
+
+    game, diags = game_with(tmp_path, {"training": {"games": 40, "budget": 9}})
+    assert errors(diags) == [] and game.bots.training == {"games": 40, "budget": 9}
+    engine = Engine(game)
+    spec = TrainSpec.for_game(str(tmp_path), engine, games=None, rounds=None)
+    assert (spec.games, spec.budget, spec.rounds) == (40, 9, TrainSpec.rounds)
+    spec = TrainSpec.for_game(str(tmp_path), engine, games=7, rounds=1)
+    assert (spec.games, spec.budget, spec.rounds) == (7, 9, 1)
+    (tmp_path / "plain").mkdir()
+    plain, _ = game_with(tmp_path / "plain", {})
+    spec = TrainSpec.for_game(str(tmp_path), Engine(plain))
+    assert (spec.games, spec.budget, spec.rounds) == (TrainSpec.games, TrainSpec.budget, TrainSpec.rounds)
 
 
 def test_every_shipped_game_declares_an_evaluation() -> None:
