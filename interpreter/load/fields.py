@@ -46,11 +46,11 @@ class FieldsMixin(LoaderBase):
             except TypeSyntaxError as err:
                 self.diags.error(pos.nearest(path + ("type",)), "type", str(err))
                 continue
-            table = self._named_table(spec["initial"], t)
+            table = None
             initial = None
-            if table is None and self._names_no_table(spec["initial"], t, path + ("initial",), pos):
-                table = ""    # reported: no value to read
-            elif table is None:
+            if self._may_name_table(spec["initial"], t):
+                table = self._named_table(spec["initial"], t, path + ("initial",), pos)
+            else:
                 initial = self.convert(spec["initial"], t, path + ("initial",), pos, index)
             if t.kind == "map" and _has_int_keys(t):
                 self.diags.error(pos.nearest(path + ("type",)), "type",
@@ -75,29 +75,25 @@ class FieldsMixin(LoaderBase):
             shown = "count" if show == "count" else ("yes" if show else "no")
             result[name] = (field, FieldSpec(name, str(t), initial, visible, bool(spec.get("ledger")), public_size,
                                              shown, str(spec.get("title", "")), str(spec.get("text", ""))))
-            if table:
+            if table is not None:
                 self.table_initials.append(_TableInitial(result, name, table, t, path + ("initial",)))
         return result
 
-    def _named_table(self, value: Any, t: Type) -> str | None:
-        """The table an initial value names, or None when it is a value of its own: only a field
-        whose values are never text can name a table (for a text, node or item field a word is its value)."""
-        return value if self._may_name_table(value, t) and value in self.table_names else None
-
     def _may_name_table(self, value: Any, t: Type) -> bool:
+        """Whether an initial value is a word naming a table: only for a field whose values are never
+        text (for a text, node or item field a word is its value)."""
         # "none" is the rules' word for nothing, which YAML reads as text: convert's message says so.
         return (isinstance(value, str) and value != "none" and t.kind not in ("str", "any")
                 and t.kind not in self.indexes)
 
-    def _names_no_table(self, value: Any, t: Type, path: tuple[Any, ...], pos: PositionMap) -> bool:
-        """True, after reporting it, when an initial value is a word that could only be a table's
-        name and no table has it."""
-        if not self._may_name_table(value, t):
-            return False
-        self.diags.error(pos.nearest(path), "type", f"the initial value {value!r} is not {an(t)}, nor a table's name",
-                         did_you_mean(value, self.table_names)
+    def _named_table(self, word: str, t: Type, path: tuple[Any, ...], pos: PositionMap) -> str | None:
+        """The table a word names, or None after reporting, where it is written, that none has it."""
+        if word in self.table_names:
+            return word
+        self.diags.error(pos.nearest(path), "type", f"the initial value {word!r} is not {an(t)}, nor a table's name",
+                         did_you_mean(word, self.table_names)
                          or "an initial value is written as a value of the field's type, or as a table's name")
-        return True
+        return None
 
     def read_table_initials(self, tables: dict[str, tuple[Type, Any]], pos: PositionMap,
                             index: dict[Any, int]) -> None:
