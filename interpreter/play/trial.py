@@ -84,9 +84,11 @@ class _ScreenFailed(Exception):
         self.error = error
 
 
-def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Sampling = THOROUGH) -> Finding | None:
+def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Sampling = THOROUGH,
+               into_formulas: bool = True) -> Finding | None:
     """Play one seeded bot game to its end (or `cap` decisions), building what people would see;
-    the first problem found, or None."""
+    the first problem found, or None. With `into_formulas`, a rule failing inside a one-expression
+    formula is placed in the formula (see _in_formula)."""
     variant = engine.game.variant
     names = default_names(seats)
     bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
@@ -113,13 +115,13 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Samplin
         shows.end(state)
     except RuleError as err:
         found = finding("runtime", err.message, err.span, state["decisions"])
-        return _in_formula(engine, found, cap) if err.span is not None else found
+        return _in_formula(engine, found, cap, screens) if into_formulas and err.span is not None else found
     except _ScreenFailed as err:
         return finding("screen", f"{err.what} failed: {_explain(err.error)}", err.span, state["decisions"])
     return None
 
 
-def _in_formula(engine: Engine, found: Finding, cap: int) -> Finding:
+def _in_formula(engine: Engine, found: Finding, cap: int, screens: Sampling) -> Finding:
     """The finding placed where the failing value is made when that is inside a one-expression
     formula: such formulas run inlined at their calls, so the game is played again from the same
     seed with every formula called as written (the same game: the bots pick by seed alone)."""
@@ -130,7 +132,7 @@ def _in_formula(engine: Engine, found: Finding, cap: int) -> Finding:
     exprgen.INLINING = False
     try:
         plain = Engine(load_game(str(engine.game.folder), engine.game.variant))
-        again = _played_again(plain, found, cap)
+        again = trial_game(plain, found.seats, found.seed, cap, screens, into_formulas=False)
     except Exception:   # the folder changed or no longer loads: the first finding stands
         again = None
     finally:
@@ -140,20 +142,6 @@ def _in_formula(engine: Engine, found: Finding, cap: int) -> Finding:
     assert found.span is not None
     call = f"line {found.span.line}" if found.span.file == again.span.file else f"{found.span.file}:{found.span.line}"
     return replace(again, message=f"{found.message}, in a formula called at {call}")
-
-
-def _played_again(engine: Engine, found: Finding, cap: int) -> Finding | None:
-    """The same trial game played on `engine` (compiled while it runs), screens left out."""
-    bots = [RandomAgent(bot_seed(found.seed, s)) for s in range(found.seats)]
-    state: dict[str, Any] = {"decisions": 0}
-    try:
-        state = engine.new_game(found.seats, found.seed, default_names(found.seats))
-        while state["result"] is None and state["decisions"] < cap:
-            seat = engine.first_open_seat(state)
-            engine.apply_index(state, seat, bots[seat].pick(engine, state, seat))
-    except RuleError as err:
-        return Finding("runtime", err.message, err.span, found.seats, found.seed, found.variant, state["decisions"])
-    return None
 
 
 class _Screens:
