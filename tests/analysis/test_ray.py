@@ -29,3 +29,16 @@ def test_ray_backend_gives_the_same_figures_as_one_process(capsys: pytest.Captur
     on_ray = json.loads(done.stdout)
     assert on_ray["run"] == {"jobs": None, "backend": "ray"}
     assert json.dumps(timing_free(local)) == json.dumps(timing_free(on_ray))
+
+
+def test_training_on_ray_writes_the_same_file_as_one_process(tmp_path: Path) -> None:
+    """`cityrules train --backend ray` plays the same self-play games and fits the same value: the
+    file is the same byte for byte as one local process's."""
+    args = ["train", str(ROOT / "examples" / "harbour"), "--rounds", "2", "--games", "6", "--no-progress"]
+    one, two = tmp_path / "one.json", tmp_path / "ray.json"
+    assert main([*args, "--jobs", "1", "--out", str(one)]) == 0
+    done = subprocess.run([sys.executable, "-m", "interpreter.cli", *args, "--backend", "ray", "--out", str(two)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert one.read_bytes() == two.read_bytes()
+    assert json.loads(one.read_text())["network"], "a fitted network, not an empty file"
