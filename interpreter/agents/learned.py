@@ -6,7 +6,9 @@ turn), as greedy does: the other seats answer at random (their answers are unkno
 own further answers in that phase are each tried, the best counting, while a budget of positions
 allows. Past the budget, its next own answer ends the line once the option has shown (the rules
 logged what followed it; a move's gains, a purchase), and is answered at random before (a secret
-pick whose details are asked next). It then reads the learned value (value.py) of where that
+pick whose details are asked next). "The phase that asked" is its own call, marked in the
+bot's copies when the question is asked, never the same phase called again for the next seat.
+It then reads the learned value (value.py) of where that
 leaves it, from its own view only; a game that ends there counts by its result. Where the outcome depended on chance (a roll, a draw,
 the others' answers), a few samples are averaged, as many as the budget of positions allows; where
 it did not, one is enough.
@@ -37,6 +39,9 @@ LEAF_BUDGET = 16
 RETRIES = 4
 # Decisions an option is followed for, at most, before its position is judged as it stands.
 HORIZON = 60
+# Appended to the asking phase's frame (a list: name, place, locals) in the bot's own copies: a later
+# call of the same phase at the same depth, the next seat's turn, is then told from it.
+_ASKING = "\0asking"
 
 
 class ValueAgent:
@@ -105,6 +110,7 @@ class ValueAgent:
         # further sample only while the decision's budget of positions is not spent.
         while d < self.samples + (RETRIES if failure is not None else 0):
             base = info.sample(mix(stream, 2 * d + 2))
+            base["stack"][depth - 1].append(_ASKING)
             judge = _Judge(engine, value, seat, self.profile, depth, mix(stream, 2 * d + 3))
             for k in range(n):
                 child = copy_state(base)
@@ -151,17 +157,19 @@ class _Judge:
     def add(self, k: int, state: dict[str, Any], budget: int, logged: int) -> None:
         """Option k was answered in `state` (whose log held `logged` entries before): follow it and
         remember what it leads to."""
-        stack = state["stack"]
-        asking = stack[self.depth - 1][0] if len(stack) >= self.depth else None
-        self.found[k] = self._follow(state, budget, asking, logged)
+        self.found[k] = self._follow(state, budget, logged)
 
-    def _follow(self, state: dict[str, Any], budget: int, asking: str | None, logged: int) -> Any:
+    def _asking(self, state: dict[str, Any]) -> bool:
+        """Whether the phase that asked the decision is still running: its own frame, marked when the
+        decision was asked, not a later call of the same phase (the next seat's turn)."""
+        stack = state["stack"]
+        return len(stack) >= self.depth and stack[self.depth - 1][-1] == _ASKING
+
+    def _follow(self, state: dict[str, Any], budget: int, logged: int) -> Any:
         engine, seat = self.engine, self.seat
         before = state["rng"]
         for _ in range(HORIZON):
-            stack = state["stack"]
-            if (state["result"] is not None or asking is None or len(stack) < self.depth
-                    or stack[self.depth - 1][0] != asking):
+            if state["result"] is not None or not self._asking(state):
                 break
             s = engine.first_open_seat(state)
             n = engine.option_count(state, s)
@@ -176,7 +184,7 @@ class _Judge:
                 for j in range(n):
                     child = copy_state(state)
                     engine.apply_index(child, seat, j)
-                    branches.append(self._follow(child, budget // n, asking, len(state["log"])))
+                    branches.append(self._follow(child, budget // n, len(state["log"])))
                 return branches
             k = 0
             if n > 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,3 +127,41 @@ def test_reading_every_seat_at_once_gives_each_seats_own_features(game: str) -> 
         eng.new_game(eng.game.min_seats + 1, 5)["pending"]["spec"]].var, 5, skip=3)
     space = learned_value(eng).space
     assert space.extract_all(state) == [space.extract(state, s) for s in range(state["seats"])]
+
+
+def _lines(eng: Engine, state: dict[str, Any], seat: int, monkeypatch: pytest.MonkeyPatch
+           ) -> tuple[list[int], list[dict[str, Any]]]:
+    """The seats whose answers `bot`'s look-ahead played for one decision, and the positions it judged."""
+    from interpreter.agents import learned
+
+    answered: list[int] = []
+    judged: list[dict[str, Any]] = []
+    apply, leaf = Engine.apply_index, learned._Judge._leaf
+
+    def recording_apply(self: Engine, st: dict[str, Any], s: int, k: int) -> None:
+        answered.append(s)
+        apply(self, st, s, k)
+
+    def recording_leaf(self: learned._Judge, st: dict[str, Any]) -> float | int:
+        judged.append(copy_state(st))
+        return leaf(self, st)
+
+    monkeypatch.setattr(Engine, "apply_index", recording_apply)
+    monkeypatch.setattr(learned._Judge, "_leaf", recording_leaf)
+    ValueAgent(5).option_values(eng, state, seat)
+    monkeypatch.undo()
+    return answered, judged
+
+
+def test_the_look_ahead_stops_where_the_turn_that_asked_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A City turn asks only its player. The bot follows each move to the end of that turn and judges
+    it there: it never goes on into the next players' turns (the same phase, called again), where it
+    would invent their answers and judge the move by them."""
+    eng = engine("city")
+    for skip in range(3):
+        state = advance(eng, eng.new_game(4, 6), "move", skip=skip)
+        seat = eng.first_open_seat(state)
+        answered, judged = _lines(eng, state, seat, monkeypatch)
+        assert answered and set(answered) == {seat}
+        assert judged
+
