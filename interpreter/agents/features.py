@@ -165,10 +165,11 @@ class _Reach:
     of the products `pairs` of two of them (a number carried times a yes/no attribute)."""
 
     def __init__(self, names: list[str], owner: _Ownership, refs: list[tuple[str, Any]],
-                 near: np.ndarray, columns: list[int], pairs: list[tuple[int, int]]):
+                 near: np.ndarray, columns: list[int], pairs: list[tuple[int, int]], totals: np.ndarray):
         self.names = names
         self.owner = owner
         self.refs = refs
+        self.totals = totals        # what is reported x refs: the weight of each ref in each total
         self.near = near            # nodes x (groups x nodes): 1 where a group reaches the second node from the first
         self.columns = columns
         self.firsts = [a for a, _ in pairs]
@@ -194,8 +195,9 @@ class _Reach:
         c = carried.shape[1]
         reached = (pointed @ self.near).reshape(-1, nodes)                 # (refs x groups) x nodes
         each = (held[:, :, None] * carried[:, None, :]).reshape(nodes, -1)  # nodes x (seats x columns)
-        sums = (reached @ each).reshape(-1, n, c).transpose(0, 2, 1)      # (refs x groups) x columns x seats
-        out: np.ndarray = sums.reshape(-1, n)
+        sums = (reached @ each).reshape(len(self.refs), -1)                # refs x (groups x seats x columns)
+        totals = (self.totals @ sums).reshape(-1, n, c).transpose(0, 2, 1)  # (totals x groups) x columns x seats
+        out: np.ndarray = totals.reshape(-1, n)
         return out
 
 
@@ -311,6 +313,10 @@ class FeatureSpace:
             (name, self.evaluation_terms(terms)) for name, terms in (evaluations or {}).items() if terms]
         self.reaches = [r for r in (self._reach(o) for o in self.owners if o.path[0] == 2) if r is not None]
         self.groups = [*self.holdings, *self.owners, *self.reaches]
+        # Which of the rules' questions is being asked (by the name it binds): where in the rules the
+        # position stands, say in the middle of a loop whose cost is paid when it ends.
+        self.asked = sorted({spec.var for spec in engine.program.chooses})
+        self._asked_column = [self.asked.index(spec.var) for spec in engine.program.chooses]
         # Whether some field is shown to its owner alone: then seats see different things.
         self.private = any(f.visible == "owner" for f in game.seat_fields)
         self.names = ([f"{name}:{side}" for name, _ in self.per_seat for side in ("own", "best_other", "others")]
@@ -318,7 +324,12 @@ class FeatureSpace:
                       + [f"{name}:{side}" for o in self.owners for name in o.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for r in self.reaches for name in r.names for side in ("own", "best_other", "others")]
                       + [f"{name}:{side}" for name, _ in self.evaluations for side in ("own", "best_other", "others")]
-                      + [name for name, _ in self.public] + ["seats", "bias"])
+                      + [name for name, _ in self.public] + [f"asked={var}" for var in self.asked] + ["seats", "bias"])
+
+    def declared_columns(self) -> list[int]:
+        """Where the game's declared evaluations are among the features (every side of each)."""
+        declared = {name for name, _ in self.evaluations}
+        return [i for i, name in enumerate(self.names) if name.rsplit(":", 1)[0] in declared]
 
     # ------------------------------------------------------------ building the readers
     def _item_readers(self, kind: str) -> _Item:
@@ -445,8 +456,36 @@ class FeatureSpace:
         pairs = [(d, f) for d in numbers for f in owner.flags]
         carried = ([owner.names[0]] + [owner.names[c] for c in numbers + owner.flags]
                    + [f"{owner.names[d]}*{owner.names[f].rsplit('.', 1)[-1]}" for d, f in pairs])
-        names = [f"{name}.{where}:{c}" for name, _, _ in refs for where in ("on", "next") for c in carried]
-        return _Reach(names, owner, [(field, key) for _, field, key in refs], near, columns, pairs)
+        labels, weights = self._reach_totals(refs)
+        names = [f"{label}.{where}:{c}" for label in labels for where in ("on", "next") for c in carried]
+        return _Reach(names, owner, [(field, key) for _, field, key in refs], near, columns, pairs, weights)
+
+    def _reach_totals(self, refs: list[tuple[str, str, Any]]) -> tuple[list[str], np.ndarray]:
+        """What the reach reports (a label each) as weights over `refs`: a field that points at one
+        place by itself; the entries of a map of places together, as their plain sum and their sum
+        weighted by each table of numbers that has the map's keys (what each piece is worth), so that
+        the value learns what a piece standing there means once, not once per piece."""
+        tables = self.engine.game.world.tables
+        labels: list[str] = []
+        rows: list[list[float]] = []
+        by_field: dict[str, list[int]] = {}
+        for r, (label, field, key) in enumerate(refs):
+            if key is None:
+                labels.append(label)
+                rows.append([float(i == r) for i in range(len(refs))])
+            else:
+                by_field.setdefault(field, []).append(r)
+        for field, entries in by_field.items():
+            keys = [refs[r][2] for r in entries]
+            labels.append(f"{field}[*]")
+            rows.append([float(i in entries) for i in range(len(refs))])
+            for name, (_, table) in sorted(tables.items()):
+                if (isinstance(table, dict) and set(table) == set(keys)
+                        and all(type(v) in (int, float) for v in table.values())):
+                    weight = dict(zip(entries, (float(table[k]) for k in keys)))
+                    labels.append(f"{field}[*]*{name}")
+                    rows.append([weight.get(i, 0.0) for i in range(len(refs))])
+        return labels, np.asarray(rows, dtype=float)
 
     def _global_field(self, name: str, t: Type) -> None:
         path: tuple[Any, ...] = (1, name)
@@ -478,7 +517,7 @@ class FeatureSpace:
     def extract(self, state: dict[str, Any], seat: int) -> list[float]:
         """The features of `state` from `seat`'s side, from what that seat may see only."""
         shown = visible_fields(self.engine, state, seat)
-        return self._row(shown, self._table(state, seat, shown), seat, state["seats"])
+        return self._row(shown, self._table(state, seat, shown), seat, state["seats"], self._asking(state))
 
     def extract_all(self, state: dict[str, Any]) -> list[list[float]]:
         """The features of `state` from every seat's side (each from what that seat may see only).
@@ -490,7 +529,8 @@ class FeatureSpace:
             return [self.extract(state, s) for s in range(n)]
         shown = visible_fields(self.engine, state, 0)
         table = self._table(state, 0, shown)
-        return [self._row(shown, table, s, n) for s in range(n)]
+        asking = self._asking(state)
+        return [self._row(shown, table, s, n, asking) for s in range(n)]
 
     def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
         """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it)."""
@@ -501,9 +541,17 @@ class FeatureSpace:
             blocks.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
         return np.vstack(blocks)
 
-    def _row(self, shown: Shown, table: np.ndarray, seat: int, n: int) -> list[float]:
+    def _asking(self, state: dict[str, Any]) -> list[float]:
+        """One-hot of the question the rules are asking (every seat sees what is asked, if not the answers)."""
+        asked = [0.0] * len(self.asked)
+        pending = state.get("pending")
+        if pending is not None and 0 <= pending["spec"] < len(self._asked_column):
+            asked[self._asked_column[pending["spec"]]] = 1.0
+        return asked
+
+    def _row(self, shown: Shown, table: np.ndarray, seat: int, n: int, asking: list[float]) -> list[float]:
         public = [public(shown, seat, n) for _, public in self.public]
-        return [*_sides(table, seat), *public, float(n), 1.0]
+        return [*_sides(table, seat), *public, *asking, float(n), 1.0]
 
     def judged(self, state: dict[str, Any], seat: int,
                evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]]) -> list[list[float | None]]:

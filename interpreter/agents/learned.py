@@ -6,7 +6,8 @@ turn), as greedy does: the other seats answer at random (their answers are unkno
 own further answers in that phase are each tried, the best counting, while a budget of positions
 allows. Past the budget, its next own answer ends the line once the option has shown (the rules
 logged what followed it; a move's gains, a purchase), and is answered at random before (a secret
-pick whose details are asked next). "The phase that asked" is its own call, marked in the
+pick whose details are asked next), or always when the game says `finish_phase` (a phase that
+pays for what was done when it ends). "The phase that asked" is its own call, marked in the
 bot's copies when the question is asked, never the same phase called again for the next seat.
 It then reads the learned value (value.py) of where that
 leaves it, from its own view only; a game that ends there counts by its result. Where the outcome depended on chance (a roll, a draw,
@@ -153,6 +154,8 @@ class _Judge:
         self.chancy = False                # the outcome depended on the sample (chance, others' answers)
         self.rows: list[list[float]] = []
         self.found: dict[int, Any] = {}    # option -> a leaf (a float value or a row index) or a list
+        # The game's phases pay for what was done when they end (bots: finish_phase): follow on.
+        self.finish_phase = engine.game.bots.finish_phase
 
     def add(self, k: int, state: dict[str, Any], budget: int, logged: int) -> None:
         """Option k was answered in `state` (whose log held `logged` entries before): follow it and
@@ -173,7 +176,7 @@ class _Judge:
                 break
             s = engine.first_open_seat(state)
             n = engine.option_count(state, s)
-            if s == seat and n > budget and len(state["log"]) > logged:
+            if s == seat and n > budget and len(state["log"]) > logged and not self.finish_phase:
                 # Past the budget, its own next answer, once the option has shown (the rules logged
                 # what followed it): the position is judged where it stands, as the next answer will
                 # be when it is asked; answering at random would blur it. Before anything has shown

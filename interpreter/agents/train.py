@@ -51,6 +51,9 @@ class TrainSpec:
     samples: int = 1               # samples per decision of the self-play bots (more is slower)
     budget: int = 4                # positions a self-play bot judges per decision
     hidden: int = 24               # the network's hidden units
+    # False: the value is the declared evaluation alone, calibrated (a game whose self-play misleads
+    # a network: docs/bots.md, Training).
+    network: bool = True
     epochs: int = 40
 
     @classmethod
@@ -58,7 +61,7 @@ class TrainSpec:
                  **given: int | None) -> "TrainSpec":
         """The training of a game: what is `given` (the command line), else the game's own
         `bots: training:` in game.yaml, else these defaults."""
-        numbers = {**engine.game.bots.training, **{k: v for k, v in given.items() if v is not None}}
+        numbers: dict[str, Any] = {**engine.game.bots.training, **{k: v for k, v in given.items() if v is not None}}
         return cls(folder, variant, seed, **numbers)
 
     def seat_counts(self, engine: Engine) -> list[int]:
@@ -197,6 +200,51 @@ def _loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-(y * np.log(p) + (1.0 - y) * np.log(1.0 - p)).mean())
 
 
+def _calibrated(z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
+    """Logistic regression of the targets on a few columns, without decay (Newton's steps): how
+    far the game's declared evaluation alone predicts the outcome."""
+    x = np.hstack([z, np.ones((len(z), 1))])
+    w = np.zeros(x.shape[1])
+    for _ in range(25):
+        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        hessian = (x * (p * (1.0 - p))[:, None]).T @ x + 1e-6 * np.eye(len(w))
+        step = np.linalg.solve(hessian, x.T @ (p - y))
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return w[:-1], float(w[-1])
+
+
+def fit_declared(rows: list[list[float]], targets: list[float], columns: list[int],
+                 games: list[int] | None = None) -> Fitted:
+    """The game's declared evaluation alone (its `columns` among the features), calibrated to the
+    targets: a value with no network, for a game whose self-play teaches a network the wrong lessons."""
+    x = np.asarray(rows, dtype=float)
+    y = np.asarray(targets, dtype=float)
+    held = _held_out(games, len(y))
+    mean = x[~held].mean(axis=0)
+    scale = x[~held].std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    weights, bias = _calibrated(((x[~held] - mean) / scale)[:, columns], y[~held])
+    d = x.shape[1]
+    linear = np.zeros(d)
+    linear[columns] = weights
+    network = Network(mean, scale, np.zeros((d, 0)), np.zeros(0), np.zeros(0), linear, bias).rounded()
+    if not held.any():
+        return Fitted(network)
+    yv = y[held]
+    return Fitted(network, round(_loss(network.predict(x[held]), yv), 6),
+                  round(_loss(np.full(len(yv), y[~held].mean()), yv), 6))
+
+
+def _held_out(games: list[int] | None, rows: int) -> np.ndarray:
+    """Which rows are kept out of a fit to judge it: every HOLD_OUT-th game's, when there are enough games."""
+    held: np.ndarray = np.zeros(rows, dtype=bool)
+    if games is not None and len(set(games)) >= 2 * HOLD_OUT:
+        held = np.asarray(games) % HOLD_OUT == HOLD_OUT - 1
+    return held
+
+
 def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int, seed: int,
         games: list[int] | None = None) -> Fitted:
     """The network that predicts the targets from the rows (cross-entropy, Adam, weight decay).
@@ -205,9 +253,7 @@ def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int,
     the network is the one, among those after each epoch, that predicts those games best."""
     x = np.asarray(rows, dtype=float)
     y = np.asarray(targets, dtype=float)
-    held = np.zeros(len(y), dtype=bool)
-    if games is not None and len(set(games)) >= 2 * HOLD_OUT:
-        held = np.asarray(games) % HOLD_OUT == HOLD_OUT - 1
+    held = _held_out(games, len(y))
     xt, yt = x[~held], y[~held]
     mean = xt.mean(axis=0)
     scale = xt.std(axis=0)
@@ -292,6 +338,9 @@ def train(spec: TrainSpec, jobs: int = 1, backend: str = "processes", address: s
     start = time.process_time()
     vocab = _vocab(engine, spec)
     space = feature_space(engine, vocab)
+    if not spec.network and not space.declared_columns():
+        raise TrainingFailed(f"{engine.game.title}: `network: no` makes the value the declared evaluation "
+                             "alone, and the game declares none (bots: evaluation: in game.yaml)")
     counts = spec.seat_counts(engine)
     total = spec.rounds * spec.games
     done = 0
@@ -326,7 +375,10 @@ def train(spec: TrainSpec, jobs: int = 1, backend: str = "processes", address: s
         if not rows:
             raise RuleError(f"round {r + 1}: no self-play game of {engine.game.title} finished within "
                             f"{GAME_CAP} decisions, so there is nothing to learn from", None)
-        fitted = fit(rows, targets, spec.hidden, spec.epochs, spec.seed + r, games_of)
+        if spec.network:
+            fitted = fit(rows, targets, spec.hidden, spec.epochs, spec.seed + r, games_of)
+        else:
+            fitted = fit_declared(rows, targets, space.declared_columns(), games_of)
         network = fitted.network
         games += merged.games
         positions += len(merged.rows)
@@ -338,7 +390,8 @@ def train(spec: TrainSpec, jobs: int = 1, backend: str = "processes", address: s
         raise ValueError("a training needs at least one round")
     spread = {name: round(float(np.std(leads)) or 1.0, 6) for name, leads in sorted(merged.leads.items())}
     info = {"seed": spec.seed, "variant": spec.variant, "rounds": spec.rounds, "games_per_round": spec.games,
-            "explore": spec.explore, "budget": spec.budget, "hidden": spec.hidden, "epochs": spec.epochs, "positions_per_game": spec.positions,
+            "explore": spec.explore, "budget": spec.budget, "hidden": spec.hidden, "network": spec.network,
+            "epochs": spec.epochs, "positions_per_game": spec.positions,
             "seat_counts": counts, "by_round": rounds, "profile_spread": spread}
     value = LearnedValue(engine, space, network, info)
     use_value(engine, value)

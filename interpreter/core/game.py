@@ -60,8 +60,12 @@ class BotSettings:
     profiles: dict[str, tuple[tuple[str, float], ...]] = field(default_factory=dict)
     # Decisions a search playout makes before it reads the evaluation (None: the bots' default).
     playout: int | None = None
-    # How `cityrules train` trains this game where the command line does not say: games, rounds, budget.
-    training: dict[str, int] = field(default_factory=dict)
+    # How `cityrules train` trains this game where the command line does not say: games, rounds,
+    # budget, network.
+    training: dict[str, int | bool] = field(default_factory=dict)
+    # Whether `bot` judges an option only once the phase that asked has finished (its own later
+    # answers at random past its budget) rather than at its next own question.
+    finish_phase: bool = False
 
 
 @dataclass(frozen=True)

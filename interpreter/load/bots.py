@@ -6,7 +6,8 @@ bots:
   profiles:
     builder: {position: 1, buildings: 2}     # or formulas with weights, summed
   playout: 40                                # decisions a search playout makes before it evaluates
-  training: {games: 60, rounds: 3, budget: 16}   # `cityrules train`'s defaults for this game
+  finish_phase: yes                          # `bot` judges an option once the phase that asked is over
+  training: {games: 60, rounds: 3, budget: 16, network: yes}   # `cityrules train`'s defaults for this game
 ```
 
 The shapes are checked by the schema; this module checks that every name is a formula of one seat
@@ -54,7 +55,8 @@ class BotsMixin(LoaderBase):
         evaluation = self._checked_terms(bots.get("evaluation"), ("bots", "evaluation"), pos, program)
         profiles = {name: self._checked_terms(value, ("bots", "profiles", name), pos, program)
                     for name, value in (bots.get("profiles") or {}).items()}
-        return BotSettings(evaluation, profiles, bots.get("playout"), dict(bots.get("training") or {}))
+        return BotSettings(evaluation, profiles, bots.get("playout"), dict(bots.get("training") or {}),
+                           bool(bots.get("finish_phase", False)))
 
     def _checked_terms(self, value: Any, path: tuple[str, ...], pos: PositionMap, program: Program) -> Terms:
         terms = _terms(value)

@@ -16,29 +16,52 @@ def _front_of_shops(eng: object) -> dict[int, int]:
 def test_a_piece_standing_at_a_seats_shop_counts_for_that_seat_with_its_tokens() -> None:
     """Where the pieces stand beside what each seat owns is what a City position is about (a
     customer parked at a department store pays its owner every turn): the value must see it, from
-    the owner's side as its own and from the others' as the best other seat's."""
+    the owner's side as its own and from the others' as the best other seat's. The pieces count
+    together, and weighted by what each is worth (the `value` table has the pieces as keys), so
+    the value learns what a piece standing there means once, not once per piece."""
     eng = engine("city")
     state = advance(eng, eng.new_game(4, 2), "move")
     space = feature_space(eng)
     front = _front_of_shops(eng)
-    cell, shop = next((c, s) for c, s in front.items() if state["node"]["owner"][s] is None)
+    taken = set(state["global"]["at"].values())
+    cell, shop = next((c, s) for c, s in front.items() if state["node"]["owner"][s] is None and c not in taken)
     state["node"]["owner"][shop] = 2
     state["node"]["tokens"][shop] = 3
-    taken = set(state["global"]["at"].values())
     away = next(c for c in front if c not in taken and c != cell and state["node"]["owner"][front[c]] is None)
+    worth = eng.game.world.tables["value"][1]
 
-    def read(seat: int, where: int) -> dict[str, float]:
-        state["global"]["at"]["black"] = where
-        names = space.names
-        row = space.extract(state, seat)
-        return {n: v for n, v in zip(names, row) if n.startswith("at[black].next:owner.owned.tokens:")}
+    def read(seat: int, piece: str, where: int, total: str) -> dict[str, float]:
+        state["global"]["at"][piece] = where
+        prefix = f"{total}.next:owner.owned.tokens:"
+        return {n[len(prefix):]: v for n, v in zip(space.names, space.extract(state, seat)) if n.startswith(prefix)}
 
-    assert read(2, cell) == {"at[black].next:owner.owned.tokens:own": 3.0,
-                             "at[black].next:owner.owned.tokens:best_other": 0.0,
-                             "at[black].next:owner.owned.tokens:others": 0.0}
-    assert read(0, cell)["at[black].next:owner.owned.tokens:best_other"] == 3.0
-    assert read(0, cell)["at[black].next:owner.owned.tokens:own"] == 0.0
-    assert all(v == 0.0 for v in read(2, away).values()), "a piece away from every owned shop counts for nobody"
+    def moved(seat: int, piece: str, total: str) -> dict[str, float]:
+        """What the piece's coming from `away` to `cell` adds (other pieces stand at other shops)."""
+        before = read(seat, piece, away, total)
+        after = read(seat, piece, cell, total)
+        read(seat, piece, away, total)
+        return {side: after[side] - before[side] for side in after}
+
+    assert moved(2, "black", "at[*]") == {"own": 3.0, "best_other": 0.0, "others": 0.0}
+    assert moved(2, "black", "at[*]*value") == {"own": 3.0 * worth["black"], "best_other": 0.0, "others": 0.0}
+    assert moved(0, "black", "at[*]")["own"] == 0.0
+    assert moved(0, "black", "at[*]")["others"] == 1.0      # 3 tokens among the 3 other seats
+    # The thief standing there instead weighs against its owner.
+    assert moved(2, "thief", "at[*]*value")["own"] == 3.0 * worth["thief"] < 0
+    assert not [n for n in space.names if n.startswith("at[black].") and "owner" in n], "one set for all the pieces"
+
+
+def test_the_question_being_asked_is_read() -> None:
+    """Where in the rules a position stands (which question is open) is a feature: in the middle of
+    a loop whose cost is paid when it stops, the value can tell."""
+    eng = engine("city")
+    space = feature_space(eng)
+    state = advance(eng, eng.new_game(4, 2), "move")
+    row = dict(zip(space.names, space.extract(state, 0)))
+    asked = {n: v for n, v in row.items() if n.startswith("asked=")}
+    assert asked["asked=move"] == 1.0 and sum(asked.values()) == 1.0
+    later = advance(eng, state, "action")
+    assert dict(zip(space.names, space.extract(later, 0)))["asked=action"] == 1.0
 
 
 def test_lots_in_play_beside_a_seats_markers_count_for_it() -> None:

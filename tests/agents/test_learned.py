@@ -11,7 +11,7 @@ import pytest
 
 from bot_helpers import advance, engine
 from interpreter.agents import ValueAgent, make_agent
-from interpreter.agents.train import TrainSpec, train
+from interpreter.agents.train import TrainingFailed, TrainSpec, train
 from interpreter.agents.value import (
     FILE_NAME,
     MissingValue,
@@ -165,3 +165,39 @@ def test_the_look_ahead_stops_where_the_turn_that_asked_ends(monkeypatch: pytest
         assert answered and set(answered) == {seat}
         assert judged
 
+
+def test_with_finish_phase_an_option_is_judged_once_the_phase_that_asked_is_over(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """London adds an activation's poverty when the player stops activating (bots: finish_phase):
+    judged at its next own question, activating would look free. Every position judged for an
+    action lies past the end of the turn that asked, its poverty counted."""
+    eng = engine("london")
+    assert eng.game.bots.finish_phase
+    state = advance(eng, eng.new_game(3, 4), "action", skip=4)
+    seat = eng.first_open_seat(state)
+    depth = len(state["stack"])
+    assert "action:activate" in [eng.option_id(state, seat, k) for k in range(eng.option_count(state, seat))]
+    _, judged = _lines(eng, state, seat, monkeypatch)
+    assert judged
+    for position in judged:
+        stack = position["stack"]
+        assert position["result"] is not None or len(stack) < depth or stack[depth - 1][-1] != "\0asking"
+
+
+def test_network_no_makes_the_value_the_declared_evaluation_alone(tmp_path: Path) -> None:
+    """`training: {network: no}`: the value reads the game's declared evaluation only (calibrated on
+    the self-play outcomes), no hidden layer and no weight on any other feature."""
+    folder = _harbour_copy(tmp_path)
+    value = train(TrainSpec(str(folder), network=False, **TINY), jobs=1).value  # type: ignore[arg-type]
+    declared = value.space.declared_columns()
+    assert declared, "harbour declares an evaluation"
+    assert value.network.w1.shape[1] == 0
+    assert [i for i, w in enumerate(value.network.linear) if w != 0.0 and i not in declared] == []
+    assert any(value.network.linear[i] != 0.0 for i in declared)
+    assert value.info["network"] is False
+
+
+def test_network_no_without_a_declared_evaluation_is_refused_with_the_reason(tmp_path: Path) -> None:
+    folder = write_game(tmp_path / "orchard")
+    with pytest.raises(TrainingFailed, match="declares none"):
+        train(TrainSpec(str(folder), network=False, **TINY), jobs=1)  # type: ignore[arg-type]
