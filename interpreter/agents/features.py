@@ -517,7 +517,7 @@ class FeatureSpace:
     def extract(self, state: dict[str, Any], seat: int) -> list[float]:
         """The features of `state` from `seat`'s side, from what that seat may see only."""
         shown = visible_fields(self.engine, state, seat)
-        return self._row(shown, self._table(state, seat, shown), seat, state["seats"], self._asking(state))
+        return self._row(shown, self._table(state, seat, shown), seat, state["seats"], self._question(state))
 
     def extract_all(self, state: dict[str, Any]) -> list[list[float]]:
         """The features of `state` from every seat's side (each from what that seat may see only).
@@ -529,7 +529,7 @@ class FeatureSpace:
             return [self.extract(state, s) for s in range(n)]
         shown = visible_fields(self.engine, state, 0)
         table = self._table(state, 0, shown)
-        asking = self._asking(state)
+        asking = self._question(state)
         return [self._row(shown, table, s, n, asking) for s in range(n)]
 
     def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
@@ -541,7 +541,7 @@ class FeatureSpace:
             blocks.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
         return np.vstack(blocks)
 
-    def _asking(self, state: dict[str, Any]) -> list[float]:
+    def _question(self, state: dict[str, Any]) -> list[float]:
         """One-hot of the question the rules are asking (every seat sees what is asked, if not the answers)."""
         asked = [0.0] * len(self.asked)
         pending = state.get("pending")

@@ -222,9 +222,7 @@ def fit_declared(rows: list[list[float]], targets: list[float], columns: list[in
     x = np.asarray(rows, dtype=float)
     y = np.asarray(targets, dtype=float)
     held = _held_out(games, len(y))
-    mean = x[~held].mean(axis=0)
-    scale = x[~held].std(axis=0)
-    scale[scale < 1e-9] = 1.0
+    mean, scale = _scaling(x[~held])
     weights, bias = _calibrated(((x[~held] - mean) / scale)[:, columns], y[~held])
     d = x.shape[1]
     linear = np.zeros(d)
@@ -233,8 +231,20 @@ def fit_declared(rows: list[list[float]], targets: list[float], columns: list[in
     if not held.any():
         return Fitted(network)
     yv = y[held]
-    return Fitted(network, round(_loss(network.predict(x[held]), yv), 6),
-                  round(_loss(np.full(len(yv), y[~held].mean()), yv), 6))
+    return Fitted(network, round(_loss(network.predict(x[held]), yv), 6), _constant_loss(y[~held], yv))
+
+
+def _scaling(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each feature's mean and spread over the fitted rows (a constant feature keeps a spread of 1)."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    return mean, scale
+
+
+def _constant_loss(fitted: np.ndarray, held: np.ndarray) -> float:
+    """How well the constant that knows only the fitted rows' average outcome predicts the held-out ones."""
+    return round(_loss(np.full(len(held), fitted.mean()), held), 6)
 
 
 def _held_out(games: list[int] | None, rows: int) -> np.ndarray:
@@ -255,9 +265,7 @@ def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int,
     y = np.asarray(targets, dtype=float)
     held = _held_out(games, len(y))
     xt, yt = x[~held], y[~held]
-    mean = xt.mean(axis=0)
-    scale = xt.std(axis=0)
-    scale[scale < 1e-9] = 1.0
+    mean, scale = _scaling(xt)
     z = (xt - mean) / scale
     yv = y[held]
     d = z.shape[1]
@@ -273,7 +281,7 @@ def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int,
 
     checked = bool(held.any())
     xv = x[held]
-    constant = round(_loss(np.full(len(yv), yt.mean()), yv), 6) if checked else None
+    constant = _constant_loss(yt, yv) if checked else None
     best: Fitted | None = None
     step = 0
     for epoch in range(1, epochs + 1):
