@@ -10,6 +10,7 @@ and names that the grammar has already restricted to identifiers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 from .budget.charge import Region
@@ -49,11 +50,15 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
     """
 
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
-                 used_elsewhere: tuple[str, ...] = (), abilities: tuple[AbilityCode, ...] = ()):
+                 used_elsewhere: tuple[str, ...] = (), abilities: tuple[AbilityCode, ...] = (),
+                 check_only: bool = False):
         self.world = world
         self.diags = DiagnosticBag()
+        # Only the diagnostics are wanted (an editor's check): the code's optimisations are skipped.
+        self.check_only = check_only
+        self._inputs = (world, files, start, start_span, used_elsewhere, abilities)
         self.exprs = Expressions(world, self.diags, self._formula_sig, lambda: list(self.formulas),
-                                 self._inline_body)
+                                 self._inline_body, check_only)
         self.formulas: dict[str, A.Formula] = {}
         self.phases: dict[str, A.Phase] = {}
         self.start = start
@@ -117,12 +122,15 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         """Check and compile everything (the passes of `PASSES`, in order); the Program is None when
         there are errors. The passes of `FIRST_RUN_PASSES` run when a game first runs."""
         for step in PASSES:
-            step.run(self)
+            if step.checks or not self.check_only:
+                step.run(self)
         if self.diags.has_errors:
             return None, self.diags.items
         types = {name: (params, ret) for name, (params, ret, _) in self.formula_done.items()}
         seats = {kind: frozenset(fields) for kind, fields in self.event_seats.items()}
-        program = Program(self._finish, types, logged_events(self.phases.values()), self.chooses, seats)
+        # A program only checked has no code to finish: it is compiled again, in full, if it ever runs.
+        build = partial(_compile_in_full, self._inputs) if self.check_only else self._finish
+        program = Program(build, types, logged_events(self.phases.values()), self.chooses, seats)
         program.option_names = self.option_names
         return program, self.diags.items
 
@@ -146,7 +154,11 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
                              f"the start phase '{self.start}' cannot take values: nothing runs it with any")
 
     def _find_memo(self) -> None:
-        self.memo = self.exprs.memo = memoised(self.formulas, self.world)
+        # Checking only, what is remembered matters only where it hides a one-expression formula's
+        # body from a note (`_inline_body`): the other formulas are not asked about.
+        among = [name for name, f in self.formulas.items() if f.expr is not None and f.params] \
+            if self.check_only else None
+        self.memo = self.exprs.memo = memoised(self.formulas, self.world, among)
 
     def _find_fresh_results(self) -> None:
         self.fresh_results = fresh_results(self.formulas, self.memo)
@@ -178,6 +190,7 @@ class Pass:
     modules: str
     does: str
     run: Callable[[Compiler], object]
+    checks: bool = True   # False: it only shapes the generated code (skipped when only checking)
 
 
 # What `Compiler.compile` runs, in this order (parsing comes before, one tree per file); then the
@@ -190,7 +203,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("remembered formulas", "opt/purity.py",
          "formulas that read no state and are worth remembering per argument list", Compiler._find_memo),
     Pass("fresh results", "opt/fresh_results.py",
-         "formulas that always give a list they made themselves, not copied when kept", Compiler._find_fresh_results),
+         "formulas that always give a list they made themselves, not copied when kept", Compiler._find_fresh_results,
+         checks=False),
     Pass("loop copies", "opt/mutation.py", "a `for` loop copies its list only when its body may change it",
          Compiler._find_mutations),
     Pass("checking walk", "gen/ (statements, waiting, assignment, kept, formulas, exprgen)",
@@ -211,11 +225,22 @@ FIRST_RUN_PASSES: tuple[Pass, ...] = (
 
 
 def compile_rules(world: World, files: list[A.RulesFile], start: str, start_span: Span,
-                  used_elsewhere: tuple[str, ...] = (),
-                  abilities: tuple[AbilityCode, ...] = ()) -> tuple[Program | None, list[Diagnostic]]:
+                  used_elsewhere: tuple[str, ...] = (), abilities: tuple[AbilityCode, ...] = (),
+                  check_only: bool = False) -> tuple[Program | None, list[Diagnostic]]:
     """Check and compile a game's rules files against its World.
 
     `used_elsewhere` names formulas the game's data refers to (e.g. for display), so they are
-    not reported as unused.
+    not reported as unused. `check_only`: the same diagnostics and Program, sooner, leaving out
+    what only makes the code better (inlining, folding, hoisting...); the code is then made, in
+    full, by a compile of its own the first time something runs the Program.
     """
-    return Compiler(world, files, start, start_span, used_elsewhere, abilities).compile()
+    return Compiler(world, files, start, start_span, used_elsewhere, abilities, check_only).compile()
+
+
+def _compile_in_full(inputs: tuple[World, list[A.RulesFile], str, Span, tuple[str, ...], tuple[AbilityCode, ...]]
+                     ) -> ProgramCode:
+    """The code of a program that was only checked (its inputs gave no errors then, and give none now)."""
+    program, diags = Compiler(*inputs).compile()
+    if program is None:
+        raise RuntimeError(f"rules checked clean fail to compile: {diags[:1]}")
+    return program.code

@@ -86,10 +86,10 @@ class EmptyOptions:
                 if len(s.branches) == 1 and _exits(s.branches[0][1]):
                     facts |= when_false(s.branches[0][0])
             elif isinstance(s, A.While):
-                self._walk(s.body, frozenset(_forget(facts, _changed(s.body)) | when_true(s.cond)))
+                self._walk(s.body, frozenset(_after(facts, s.body) | when_true(s.cond)))
             elif isinstance(s, A.For):
-                self._walk(s.body, frozenset(_forget(facts, _changed(s.body))))
-            facts = _forget(facts, _changed((s,)))
+                self._walk(s.body, frozenset(_after(facts, s.body)))
+            facts = _after(facts, (s,))
 
     # ---------------------------------------------------------- judgements
     def _non_empty(self, e: A.Expr, facts: frozenset[str], depth: int) -> bool:
@@ -204,6 +204,12 @@ def _changed(stmts: Iterable[A.Stmt]) -> set[str]:
         for child in A.child_blocks(s):
             found |= _changed(child)
     return found
+
+
+def _after(facts: set[str], stmts: tuple[A.Stmt, ...]) -> set[str]:
+    """The facts that still hold once the statements have run; what they change is worked out only
+    when there are facts to forget (most of a phase has none)."""
+    return _forget(facts, _changed(stmts)) if facts else set()
 
 
 def _forget(facts: set[str], changed: set[str]) -> set[str]:

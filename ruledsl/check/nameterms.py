@@ -228,7 +228,14 @@ def from_data(value: object, source: Source) -> Term:
 def column(values: Iterable[object], source: Source) -> Term:
     """The term of an attribute: one value per node or item, all of one class."""
     elem = Term()
+    seen: set[tuple[type, object]] = set()
     for v in values:
+        if isinstance(v, (str, int)):
+            # A text or number met again adds nothing to the class (most items share their values).
+            # Its type is part of the key: True == 1, but a flag is not a number.
+            if (type(v), v) in seen:
+                continue
+            seen.add((type(v), v))
         if v is not None:
             unify(elem, from_data(v, source))
     return elem

@@ -61,9 +61,11 @@ class Expressions(ExprCostMixin):
     def __init__(self, world: World, diags: DiagnosticBag,
                  formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
                  formula_names: Callable[[], list[str]],
-                 inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None):
+                 inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None,
+                 check_only: bool = False):
         self.world = world
         self.diags = diags
+        self.check_only = check_only   # no code is wanted: what only improves it is skipped
         self.inline_body = inline_body
         self.inline_depth = 0
         self.formula_sig = formula_sig
@@ -259,6 +261,8 @@ class Expressions(ExprCostMixin):
         method = getattr(self, "_" + type(e).__name__)
         self._this_reader = reader
         result: Code = method(e, scope)
+        if self.check_only:
+            return result   # the rest only rewrites the code (bounds, per-node tables, hoisting, folding)
         kind = type(e)
         if kind is A.BinOp and not in_arith and result[1].kind == "int" and COUNT_WORK_ON() \
                 and _grows(e, self.resolver(scope)) \
@@ -762,6 +766,8 @@ class Expressions(ExprCostMixin):
         substituted, so nothing is evaluated more often than the rules say in a way that matters.
         Diagnostics come from the formula's own compile, never from an inlined copy.
         """
+        if self.check_only:
+            return None
         found = self.inline_body(e.name)
         if found is None or not INLINING or self.inline_depth >= INLINE_DEPTH or not all(_plain_read(a) for a in e.args):
             return None

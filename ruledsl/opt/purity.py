@@ -66,12 +66,20 @@ def _field_names(world: World) -> set[str]:
     return names
 
 
-def state_free(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
-    """The formulas that read no game state, directly or through the formulas they call."""
+def state_free(formulas: Mapping[str, A.Formula], world: World, among: Iterable[str] | None = None) -> set[str]:
+    """The formulas that read no game state, directly or through the formulas they call.
+
+    `among`: only these formulas, and those they call, are looked at (the answer for them is the same).
+    """
     fields = _field_names(world)
     direct: dict[str, bool] = {}
     calls: dict[str, set[str]] = {}
-    for name, formula in formulas.items():
+    todo = list(formulas if among is None else among)
+    while todo:
+        name = todo.pop()
+        if name in direct:
+            continue
+        formula = formulas[name]
         local = _declared(formula)
         reads = False
         called: set[str] = set()
@@ -89,6 +97,7 @@ def state_free(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
                     reads = True
         direct[name] = reads
         calls[name] = called
+        todo.extend(called)
     free = {name for name, reads in direct.items() if not reads}
     changed = True
     while changed:  # a formula calling one that reads state reads state (recursion included)
@@ -105,17 +114,16 @@ def _works(formula: A.Formula) -> bool:
     return any(isinstance(n, (A.For, A.While, A.ListComp, A.MapComp)) for n in walk((formula.expr, formula.body)))
 
 
-def memoised(formulas: Mapping[str, A.Formula], world: World) -> set[str]:
-    """State-free formulas worth remembering, whose arguments can key a dictionary."""
+def memoised(formulas: Mapping[str, A.Formula], world: World, among: Iterable[str] | None = None) -> set[str]:
+    """State-free formulas worth remembering, whose arguments can key a dictionary.
+
+    `among`: the only formulas asked about (others are left out of the answer, whatever they are).
+    """
     kinds = set(world.components)
-    chosen = set()
-    for name in state_free(formulas, world):
-        formula = formulas[name]
-        if not all(_HASHABLE.fullmatch(p.type_text) or p.type_text.rstrip("?") in kinds for p in formula.params):
-            continue
-        if _works(formula):
-            chosen.add(name)
-    return chosen
+    wanted = [name for name in (formulas if among is None else among)
+              if all(_HASHABLE.fullmatch(p.type_text) or p.type_text.rstrip("?") in kinds
+                     for p in formulas[name].params) and _works(formulas[name])]
+    return state_free(formulas, world, wanted) & set(wanted)
 
 
 def memo_key(args: list[str]) -> str:
