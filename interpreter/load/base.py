@@ -6,7 +6,7 @@ import marshal
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ruledsl.check.provenance import describe, shown
 from ruledsl.diagnostics import Diagnostic, DiagnosticBag, Span
@@ -14,9 +14,12 @@ from ruledsl.program import AbilityCode
 from ruledsl.types import NONE, Type, type_of_data, unify
 from ruledsl.world import DataSource, NameSet
 
-from .files import read_game_file, real_folder
+from .files import Unreadable, read_game_file, real_folder
 from .schema_check import check_schema
 from .yamlsource import MAX_FILE_BYTES, PositionMap, load_yaml_bytes, load_yaml_text
+
+if TYPE_CHECKING:
+    from .data_memo import DataMemo
 
 _YAML_KEPT = 24
 _YAML_READ: dict[tuple[str, str, bytes], tuple[Any, PositionMap, list[Diagnostic]]] = {}
@@ -54,6 +57,10 @@ class LoaderBase:
         # Texts that stand for files of the folder (an editor's unsaved buffers), by resolved path.
         self.texts = {real_folder(path): text for path, text in (texts or {}).items()}
         self.ability_code: list[AbilityCode] = []
+        self.check_only = False   # only the diagnostics are wanted (see loader.check_game)
+        self.memo: DataMemo | None = None   # the game's data as last read (see data_memo.py)
+        # While not None: every file read, by (name, limit), with what was found (see data_memo.py).
+        self.reads: dict[tuple[str, int], bytes | Unreadable] | None = None
         self.diags = DiagnosticBag()
         self.sources: dict[str, str] = {}
         self._lines: dict[str, list[str]] = {}
@@ -76,6 +83,14 @@ class LoaderBase:
         """How diagnostics name a file of the game."""
         return display_name(self.real_folder, name)
 
+    def fetch(self, name: str, limit: int) -> bytes | Unreadable:
+        """The bytes of a file of the game (at most `limit` + 1), the text given for it in place of
+        the disk's, or why it cannot be read; nothing is reported."""
+        given = self.given_text(name)
+        if given is not None:
+            return given.encode("utf-8", "surrogatepass")[:limit + 1]
+        return read_game_file(self.real_folder, name, limit)
+
     def read(self, name: str, limit: int, named_at: Span, missing: str) -> bytes | None:
         """The bytes of a file of the game (at most `limit` + 1), or None after reporting why not.
 
@@ -84,10 +99,9 @@ class LoaderBase:
         `named_at` is where the name is written (where problems are reported); `missing` is the
         message for a file that does not exist.
         """
-        given = self.given_text(name)
-        if given is not None:
-            return given.encode("utf-8", "surrogatepass")[:limit + 1]
-        found = read_game_file(self.real_folder, name, limit)
+        found = self.fetch(name, limit)
+        if self.reads is not None:
+            self.reads[(name, limit)] = found
         if isinstance(found, bytes):
             return found
         message = missing if found.code == "missing-file" else found.message

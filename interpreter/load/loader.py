@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ruledsl.compiler import Program, compile_rules
 from ruledsl.diagnostics import Diagnostic, RuleFileError, Span, an, did_you_mean
@@ -21,22 +21,93 @@ from .base import _freeze
 from .board import BoardMixin, _edge_columns
 from .bots import BotsMixin, bot_formulas
 from .components import ComponentsMixin
+from .data_memo import DataMemo
 from .fields import FieldsMixin
 from .games import game_ref, games_root, resolve_game, shipped_games
 from .names import NamesMixin
 from .rules_files import RulesFilesMixin
 from .screen import ScreenMixin, screen_formula_names
 from .tables import TablesMixin
-from .unused_tables import warn_unused_tables
+from .unused_tables import GameWords, warn_unused_tables
 from .yamlsource import PositionMap
 
-__all__ = ["check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game", "shipped_games"]
+__all__ = ["DataMemo", "check_game", "load_game", "allowed", "game_ref", "games_root", "resolve_game",
+           "shipped_games"]
+
+# A part of `state`'s fields: name -> (the compiler's field, the screens' spec).
+_Fields = dict[str, tuple[Field, FieldSpec]]
+
+
+class _Data(NamedTuple):
+    """What reading the game's data (all but the rules files) gives the rest of the loading."""
+
+    data: dict[str, Any]
+    pos: PositionMap
+    game_file: str
+    world: World
+    graph: Any
+    cells: Any
+    reconstructed: bool
+    declared: dict[str, _Fields]
+    component_fields: dict[str, _Fields]
+    kinds: dict[str, tuple[Any, ...]]
+    table_spans: dict[str, Span]
+    game_words: GameWords
 
 
 class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin, RulesFilesMixin, ScreenMixin,
               BotsMixin):
     def load(self) -> Game | None:
         """The game, read step by step; None once a step finds errors the next cannot go past."""
+        read = self._data_read()
+        if read is None:
+            return None
+        data, pos, game_file, world, graph, cells, reconstructed, declared, component_fields, kinds, table_spans, \
+            game_words = read
+        program = self._compile(data, pos, world, game_file)
+        if program is None:
+            return None
+        self._check_display(data, pos, program)
+        places = self.places(data, pos, declared["seat"], declared["global"])
+        screen = self.screen(data, pos, program, {part: tuple(v[1] for v in fields.values())
+                                                   for part, fields in {**declared, **component_fields}.items()},
+                             set(kinds))
+        bots = self.bot_settings(data, pos, program)
+        if self.diags.has_errors:
+            return None
+        warn_unused_tables(self.diags, data, game_file, self.sources,
+                           {name: pos.key_span(("tables", name)) or span for name, span in table_spans.items()},
+                           game_words)
+        seats, summary = data["seats"], data.get("summary") or {}
+        return Game(
+            name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
+            max_seats=seats["max"], currency=data.get("currency"), start=data["start"], world=world,
+            program=program, board=graph, seat_fields=tuple(v[1] for v in declared["seat"].values()),
+            global_fields=tuple(v[1] for v in declared["global"].values()),
+            node_fields=tuple(v[1] for v in declared["node"].values()), node_cells=cells,
+            component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
+            component_places=places,
+            score_field=summary.get("score", data.get("currency")), rounds_field=summary.get("rounds"),
+            variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(data.get("display") or {}),
+            screen=screen, reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots,
+            sources=self.sources)
+
+    def _data_read(self) -> _Data | None:
+        """The game's data (all but the rules files): read, or as the memo kept it when the files it
+        read are the same (see data_memo.py); None when it has errors the rules cannot go past."""
+        if self.memo is None:
+            return self._read_data()
+        kept = self.memo.find(self)
+        if kept is not None:
+            restored: _Data | None = kept.restore(self)
+            return restored
+        self.reads = {}
+        read = self._read_data()
+        self.memo.keep(self, read)
+        self.reads = None
+        return read
+
+    def _read_data(self) -> _Data | None:
         game_file = self.shown("game.yaml")
         data, pos, _ = self.yaml("game.yaml", "game", Span(game_file, 1, 1), "the game folder has no game.yaml")
         if pos is None or self.diags.has_errors or not isinstance(data, dict):
@@ -74,32 +145,8 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             table_sources={name: DataSource(value, game_positions, table_paths[name])
                            for name, (_, value) in tables.items()},
             node_attr_sources=attr_sources, name_sets=self.name_sets)
-        program = self._compile(data, pos, world, game_file)
-        if program is None:
-            return None
-        self._check_display(data, pos, program)
-        places = self.places(data, pos, declared["seat"], declared["global"])
-        screen = self.screen(data, pos, program, {part: tuple(v[1] for v in fields.values())
-                                                   for part, fields in {**declared, **component_fields}.items()},
-                             set(kinds))
-        bots = self.bot_settings(data, pos, program)
-        if self.diags.has_errors:
-            return None
-        warn_unused_tables(self.diags, data, game_file, self.sources,
-                           {name: pos.key_span(("tables", name)) or span for name, span in table_spans.items()})
-        seats, summary = data["seats"], data.get("summary") or {}
-        return Game(
-            name=data["name"], title=data["title"], folder=self.folder, min_seats=seats["min"],
-            max_seats=seats["max"], currency=data.get("currency"), start=data["start"], world=world,
-            program=program, board=graph, seat_fields=tuple(v[1] for v in declared["seat"].values()),
-            global_fields=tuple(v[1] for v in declared["global"].values()),
-            node_fields=tuple(v[1] for v in declared["node"].values()), node_cells=cells,
-            component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
-            component_places=places,
-            score_field=summary.get("score", data.get("currency")), rounds_field=summary.get("rounds"),
-            variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(data.get("display") or {}),
-            screen=screen, reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots,
-            sources=self.sources)
+        return _Data(data, pos, game_file, world, graph, cells, reconstructed, declared, component_fields, kinds,
+                     table_spans, GameWords(data))
 
     def _check_seats(self, data: dict[str, Any], pos: PositionMap) -> None:
         seats = data["seats"]
@@ -180,7 +227,7 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             program, diags = compile_rules(world, files, data["start"], pos.nearest(("start",)),
                                            tuple((data.get("display") or {}).values()) + screen_formula_names(data)
                                            + bot_formulas(data),
-                                           tuple(self.ability_code))
+                                           tuple(self.ability_code), self.check_only)
         except RecursionError:
             # Formulas are checked inside their callers: a very long chain of them runs out of stack.
             first = files[0].phases[0].span if files and files[0].phases else Span(game_file, 1, 1)
@@ -203,18 +250,20 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
                                  "giving a text, like: formula label(n: node) = ...")
 
 
-# A part of `state`'s fields: name -> (the compiler's field, the screens' spec).
-_Fields = dict[str, tuple[Field, FieldSpec]]
-
-
-def check_game(folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None
+def check_game(folder: Path, variant: str | None = None, texts: Mapping[Path, str] | None = None,
+               check_only: bool = False, memo: DataMemo | None = None
                ) -> tuple[Game | None, list[Diagnostic], dict[str, str]]:
     """Load a game folder and return it with every diagnostic (the game is None on errors).
 
     `texts` gives the text of some of the folder's files in place of what is on disk (an editor's
-    unsaved buffers, by path); nothing is written.
+    unsaved buffers, by path); nothing is written. `check_only`: the same diagnostics and game,
+    sooner, for a caller that will most likely not run it (the rules' code is compiled in full only
+    if something runs them: see `ruledsl.compiler.compile_rules`). `memo`: the game's data as last
+    read, used again when its files did not change, and kept for the next check (data_memo.py).
     """
     loader = _Loader(folder, variant, texts)
+    loader.check_only = check_only
+    loader.memo = memo
     game = loader.load()
     lines: dict[str, list[str]] = {}
 

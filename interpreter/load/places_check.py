@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields, is_dataclass
-from typing import Any
+from typing import Any, get_args
 
 from ruledsl.diagnostics import Diagnostic, Related, Span
 from ruledsl.program import AbilityCode
@@ -88,11 +88,30 @@ def _holds(t: Type, kind: str) -> bool:
 
 
 def _nodes(root: Any) -> Iterator[Any]:
-    """Every syntax node under this one, statements and expressions alike, in the written order."""
-    if isinstance(root, (tuple, list)):
-        for part in root:
-            yield from _nodes(part)
-    elif is_dataclass(root) and not isinstance(root, type) and not isinstance(root, Span):
-        yield root
-        for f in fields(root):
-            yield from _nodes(getattr(root, f.name))
+    """Every syntax node under this one but expressions (phases, formulas, statements), in the written order."""
+    todo = [root]
+    while todo:  # a stack, not recursion: an editor asks at every keystroke, for every phase
+        node = todo.pop()
+        if isinstance(node, (tuple, list)):
+            todo.extend(reversed(node))
+            continue
+        kind = type(node)
+        if kind in _EXPRESSIONS:
+            continue  # expressions hold no statements: what the rules do with items is in those
+        if kind not in _FIELDS:
+            _FIELDS[kind] = _node_fields(kind)
+        names = _FIELDS[kind]
+        if names is not None:
+            yield node
+            todo.extend(getattr(node, name) for name in reversed(names))
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+_EXPRESSIONS = frozenset(get_args(A.Expr))
+
+
+def _node_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields of a kind of syntax node; None for what is no node (a position, a text, a number)."""
+    if not is_dataclass(kind) or issubclass(kind, Span):
+        return None
+    return tuple(f.name for f in fields(kind))

@@ -18,18 +18,33 @@ from ruledsl.diagnostics import DiagnosticBag, Span
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+class GameWords:
+    """The words of game.yaml outside its tables and options (`data`: what it holds), worked out
+    when first asked and then kept (with the game's data: data_memo.py)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+        self._words: frozenset[str] | None = None
+
+    def words(self) -> frozenset[str]:
+        """Every word written in game.yaml but in its tables and options."""
+        if self._words is None:
+            rest = {k: v for k, v in self._data.items() if k not in ("tables", "options")}
+            self._words = frozenset(_WORD.findall(yaml.safe_dump(rest, allow_unicode=True)))
+        return self._words
+
+
 def warn_unused_tables(diags: DiagnosticBag, data: dict[str, Any], game_file: str, sources: Mapping[str, str],
-                       spans: Mapping[str, Span]) -> None:
-    """A warning at each table of game.yaml (`data`) whose name no other part of the game writes."""
+                       spans: Mapping[str, Span], game_words: GameWords) -> None:
+    """A warning at each table of game.yaml (`data`) whose name no other part of the game writes
+    (`game_words`: the words of game.yaml's other parts)."""
     tables = [str(name) for name in data.get("tables") or {}]
     if not tables:
         return
-    rest = {k: v for k, v in data.items() if k not in ("tables", "options")}
-    texts = [text for shown, text in sources.items() if shown != game_file]
-    texts.append(yaml.safe_dump(rest, allow_unicode=True))
-    words: set[str] = set()
-    for text in texts:
-        words.update(_WORD.findall(text))
+    words = set(game_words.words())
+    for shown, text in sources.items():
+        if shown != game_file:
+            words.update(_WORD.findall(text))
     for name in tables:
         if _WORD.fullmatch(name) and name not in words and name in spans:
             diags.warning(spans[name], "unused", f"table '{name}' is never used: no rule, ability or formula reads it",

@@ -19,7 +19,7 @@ from ruledsl.diagnostics import Diagnostic, Span
 from ..core.game import Game
 from ..load.base import display_name
 from ..load.files import Unreadable, read_game_file
-from ..load.loader import check_game
+from ..load.loader import DataMemo, check_game
 from ..load.yamlsource import MAX_FILE_BYTES, load_yaml_text
 from ..workbench.check import TESTS_FOLDER, check_scenario, scenario_files
 from ..workbench.scenario import Scenario, parse
@@ -77,6 +77,7 @@ class GameProject:
         self._game: _GameResult | None = None
         self._scenarios: dict[Path, tuple[object, list[Diagnostic], str]] = {}
         self._parsed: dict[Path, tuple[str, list[Diagnostic], list[Diagnostic], list[Scenario]]] = {}
+        self._data = DataMemo()   # the game's data as last read: a keystroke in a rules file reads none again
 
     def check(self, texts: Mapping[Path, str]) -> Report:
         """Every diagnostic of the folder, the open buffers' texts read in place of their files."""
@@ -117,11 +118,12 @@ class GameProject:
         return report
 
     def _check_game(self, texts: Mapping[Path, str]) -> _GameResult:
-        game, diags, sources = check_game(self.folder, texts=texts)
+        # The server never runs the game: its rules are checked, not compiled (unless asked to run).
+        game, diags, sources = check_game(self.folder, texts=texts, check_only=True, memo=self._data)
         if self.variants:
             # validate checks every variant too: a table a variant replaces may break a rule.
             for variant in game.variants if game else ():
-                _, more, more_sources = check_game(self.folder, variant, texts)
+                _, more, more_sources = check_game(self.folder, variant, texts, check_only=True, memo=self._data)
                 sources.update(more_sources)
                 diags += [d for d in more if d not in diags]
         return _GameResult(None, game, diags, sources)

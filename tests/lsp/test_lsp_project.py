@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.load.loader import games_root, shipped_games
-from interpreter.lsp.project import GameProject, game_folder
+from interpreter.load.base import LoaderBase
+from interpreter.load.data_memo import DataMemo
+from interpreter.load.loader import check_game, games_root, shipped_games
+from interpreter.lsp.project import GameProject, Report, game_folder
 from interpreter.lsp.symbols import Symbols, word_at
+from ruledsl.diagnostics import Diagnostic
 from workbench_helpers import game_copy
 
 HARBOUR = Path(__file__).resolve().parents[2] / "examples" / "harbour"
@@ -101,3 +104,56 @@ def test_words_and_locals(folder: Path) -> None:
     kinds = {s.kind for s in symbols.lookup(member, shown, n)}
     assert kinds == {"seat field", "node field"}
     assert word_at(text, shown, 10_000, 1) is None
+
+
+def _found(report: Report) -> list[Diagnostic]:
+    """A report's diagnostics in validate's order (by file, then place: files come out grouped)."""
+    return [d for diags in report.diagnostics.values() for d in diags]
+
+
+def test_an_edit_in_one_file_changes_what_another_file_shows(tmp_path: Path) -> None:
+    # The game's data is kept between checks (data_memo.py): every step must still be validate's.
+    london = game_copy(tmp_path, games_root() / "london")
+    cards, game, rules = london / "cards.yaml", london / "game.yaml", london / "activate.rules"
+    renamed = cards.read_text().replace("activation_cost:", "activation_price:")
+    assert renamed != cards.read_text()
+    typed = rules.read_text().replace("run swap(you)", "run swa(you)")
+    steps: list[dict[Path, str]] = [
+        {},
+        {rules: typed},                                                  # the rules only: the data is kept
+        {cards: renamed},                                                # a component file's attribute
+        {cards: renamed, rules: typed},
+        {cards: cards.read_text()},                                      # as on disk again
+        {game: game.read_text().replace("loan_amount:", "loan_amnt:")},  # a table the rules read
+        {},
+    ]
+    project = GameProject(london)
+    for i, texts in enumerate(steps):
+        report = project.check(texts)
+        _, validated, _ = check_game(london, texts=texts)
+        assert _found(report) == validated, i
+        in_rules = {path.name for path, diags in report.diagnostics.items() if diags and path.suffix == ".rules"}
+        assert bool(in_rules) == (i in (1, 2, 3, 5)), (i, in_rules)
+    cards.write_text(renamed)   # changed outside the editor: the file on disk is read again
+    report = project.check({})
+    assert _found(report) == check_game(london)[1] and report.game is None
+
+
+def test_a_keystroke_in_a_rules_file_reads_no_data_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    london = game_copy(tmp_path, games_root() / "london")
+    rules, cards = london / "activate.rules", london / "cards.yaml"
+    kept: list[object] = []
+    keep = DataMemo.keep
+
+    def counted(memo: DataMemo, loader: LoaderBase, result: object) -> None:
+        kept.append(result)
+        keep(memo, loader, result)
+
+    monkeypatch.setattr(DataMemo, "keep", counted)
+    project = GameProject(london)
+    project.check({})
+    project.check({rules: rules.read_text() + "\n# a comment\n"})
+    project.check({rules: rules.read_text().replace("run swap(you)", "run swa(you)")})
+    assert len(kept) == 1
+    project.check({cards: cards.read_text() + "\n# a comment\n"})
+    assert len(kept) == 2
