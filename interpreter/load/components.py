@@ -47,10 +47,12 @@ class ComponentsMixin(LoaderBase):
                       for name, text in declared.items()}
             bodies: dict[str, list[A.Phase | None]] = {name: [] for name in declared}
             check_misspelt_keys(items["items"], kind, list(declared), "items", ipos, self.diags)
+            # An editor's buffer is new at every keystroke: its abilities' trees are not worth cache files.
+            kept = self.given_text(spec["file"]) is None
             for i, item in enumerate(items["items"]):
                 self.whole_numbers(item, ("items", i), ipos)
                 copies = item.get("copies", 1)
-                code = {name: self.ability_body(item.get(name), ("items", i, name), ipos, shown)
+                code = {name: self.ability_body(item.get(name), ("items", i, name), ipos, shown, kept)
                         for name in declared}
                 for n in range(1, copies + 1):
                     cid = item["id"] if copies == 1 else f"{item['id']}-{n}"
@@ -126,8 +128,9 @@ class ComponentsMixin(LoaderBase):
             self._lines[shown] = self.sources.get(shown, "").splitlines()
         return self._lines[shown]
 
-    def ability_body(self, value: Any, path: tuple[Any, ...], ipos: PositionMap, shown: str) -> A.Phase | None:
-        """Parse an item's ability code where it stands in its YAML file."""
+    def ability_body(self, value: Any, path: tuple[Any, ...], ipos: PositionMap, shown: str,
+                     kept: bool = True) -> A.Phase | None:
+        """Parse an item's ability code where it stands in its YAML file (`kept`: see `parse_block`)."""
         if value is None:
             return None
         span = ipos.nearest(path)
@@ -142,7 +145,7 @@ class ComponentsMixin(LoaderBase):
                              "value joins them", "write the code as a block that starts with '|'")
             return None
         first_line, column = _text_start(lines, span)
-        phase, diags = parse_block(value, shown, first_line, column)
+        phase, diags = parse_block(value, shown, first_line, column, kept)
         self.diags.extend(diags)
         return phase
 

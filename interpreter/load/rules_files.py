@@ -35,7 +35,8 @@ class RulesFilesMixin(LoaderBase):
                                  "save the file as UTF-8")
                 continue
             self.sources[shown] = text
-            tree, diags = parse_rules(text, shown)
+            # An editor's buffer is new at every keystroke: its tree is not worth a file in the cache.
+            tree, diags = parse_rules(text, shown, kept=self.given_text(name) is None)
             self.diags.extend(diags)
             if tree is not None:
                 files.append(tree)

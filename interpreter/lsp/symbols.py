@@ -218,7 +218,7 @@ class Symbols:
                 here = lines[line - 1]
                 # `pass` where it stands: a block whose only line it is stays a block.
                 lines[line - 1] = here[:len(here) - len(here.lstrip())] + "pass" if here.strip() else ""
-            tree, _ = parse_rules("\n".join(lines), file)
+            tree, _ = parse_rules("\n".join(lines), file, kept=False)   # a text no file holds
             self._patches[(file, line)] = _units(tree) if tree is not None else []
         return self._patches[(file, line)]
 

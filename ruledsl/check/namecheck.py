@@ -132,14 +132,19 @@ class NameCheck:
         return NameReport(self._report(already) + in_data, self._options())
 
     def _enter(self, kind: str, name: str, params: tuple[A.Param, ...]) -> _Env:
+        """The variables a formula's or phase's body starts with: its parameters."""
+        env = _Env()
+        for p, t in zip(params, self._params_of(kind, name, params)):
+            env.vars[p.name] = t
+        return env
+
+    def _params_of(self, kind: str, name: str, params: tuple[A.Param, ...]) -> list[Term]:
+        """The terms of a formula's or phase's parameters (made when first met, with its result's)."""
         key = (kind, name)
         if key not in self.params:
             self.params[key] = [self._of_type(self._parse(p.type_text)) for p in params]
             self.results[key] = Term()
-        env = _Env()
-        for p, t in zip(params, self.params[key]):
-            env.vars[p.name] = t
-        return env
+        return self.params[key]
 
     # ------------------------------------------------------------- terms of the game
     def _parse(self, type_text: str) -> Type | None:
@@ -326,16 +331,14 @@ class NameCheck:
             phase = self.phases.get(s.phase)
             if phase is None:
                 return Term()
-            self._enter("phase", s.phase, phase.params)
-            self._arguments(s.args, self.params[("phase", s.phase)], env)
+            self._arguments(s.args, self._params_of("phase", s.phase, phase.params), env)
             return self.results[("phase", s.phase)]
         kind = self._expr(s.target, env).find().shape
         bodies = {body for (owner, ability), (_, names) in self.abilities.items()
                   if ability == s.ability and (kind is None or owner == kind) for body in names
                   if body is not None and body in self.phases}
         for body in sorted(bodies):
-            self._enter("phase", body, self.phases[body].params)
-            self._arguments(s.args, self.params[("phase", body)][1:], env)
+            self._arguments(s.args, self._params_of("phase", body, self.phases[body].params)[1:], env)
         if not bodies:
             for arg in s.args:
                 self._expr(arg, env)
@@ -385,14 +388,16 @@ class NameCheck:
 
     # ----------------------------------------------------------- expressions
     def _expr(self, e: A.Expr, env: _Env) -> Term:
+        # The most common kinds of node first (the kinds are distinct: the order decides nothing else).
+        if isinstance(e, A.Name):
+            return self._name(e, env)
+        if isinstance(e, A.Attr):
+            return self._attr(e, env)
+        if isinstance(e, A.BinOp):
+            return self._binop(e, env)
+        if isinstance(e, A.Call):
+            return self._call(e, env)
         if isinstance(e, A.Num):
-            return opaque("int")
-        if isinstance(e, (A.Bool, A.Not)):
-            if isinstance(e, A.Not):
-                self._expr(e.operand, env)
-            return opaque("bool")
-        if isinstance(e, A.Neg):
-            self._expr(e.operand, env)
             return opaque("int")
         if isinstance(e, A.Template):
             for part in e.parts:
@@ -404,16 +409,15 @@ class NameCheck:
             else:
                 as_text(made).open = True  # type: ignore[union-attr]
             return made
-        if isinstance(e, A.Name):
-            return self._name(e, env)
-        if isinstance(e, A.Attr):
-            return self._attr(e, env)
         if isinstance(e, A.Index):
             return self._index(e, env)
-        if isinstance(e, A.Call):
-            return self._call(e, env)
-        if isinstance(e, A.BinOp):
-            return self._binop(e, env)
+        if isinstance(e, (A.Bool, A.Not)):
+            if isinstance(e, A.Not):
+                self._expr(e.operand, env)
+            return opaque("bool")
+        if isinstance(e, A.Neg):
+            self._expr(e.operand, env)
+            return opaque("int")
         if isinstance(e, A.IfExp):
             result = Term()
             self._flow(e, result, STORE, env)
@@ -542,8 +546,7 @@ class NameCheck:
     def _call(self, e: A.Call, env: _Env) -> Term:
         name, args = e.name, e.args
         if name in self.formulas:
-            self._enter("formula", name, self.formulas[name].params)
-            self._arguments(args, self.params[("formula", name)], env)
+            self._arguments(args, self._params_of("formula", name, self.formulas[name].params), env)
             return self.results[("formula", name)]
         if name in ("exits", "follow") and len(args) >= 2:
             attr = _text(args[1])

@@ -127,7 +127,8 @@ class StatementsMixin(BudgetMixin):
                 self._simple(s, scope, fn, loops, context)
             temps, cost = self.exprs.end_statement(saved)
             lines: list[tuple[int, str, Span | None]] = [
-                (depth, line, None) for line in cells(temps, [x for _, x, _ in fn.blocks[block][pos:]])]
+                (depth, line, None) for line in cells(temps, [x for _, x, _ in fn.blocks[block][pos:]])] \
+                if temps else []
             region = self.regions[-1]
             late = [t for t in cost.terms if not region.takes(t)]  # the rest is charged with the region
             region.terms.extend(t for t in cost.terms if region.takes(t))

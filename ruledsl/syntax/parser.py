@@ -621,24 +621,28 @@ def _code_chars(text: str) -> list[tuple[int, str]]:
     return result
 
 
-def parse_rules(source: str, file: str, line0: int = 1, col0: int = 1) -> tuple[A.RulesFile | None, list[Diagnostic]]:
+def parse_rules(source: str, file: str, line0: int = 1, col0: int = 1,
+                kept: bool = True) -> tuple[A.RulesFile | None, list[Diagnostic]]:
     """Parse a rules file; returns the tree (None on error) and the syntax diagnostics.
 
     Trees are immutable, so the same text is parsed once (a game and its variants share files).
+    `kept`: False for a text no file holds (an editor's unsaved buffer, new at every keystroke):
+    its tree is not written to the user's disk cache, where nothing would read it again.
     """
-    tree, diags = _parse_rules_cached(source, file, line0, col0)
+    tree, diags = _parse_rules_cached(source, file, line0, col0, kept)
     return tree, list(diags)
 
 
 @lru_cache(maxsize=128)
-def _parse_rules_cached(source: str, file: str, line0: int, col0: int) -> tuple[A.RulesFile | None,
-                                                                                 tuple[Diagnostic, ...]]:
+def _parse_rules_cached(source: str, file: str, line0: int, col0: int,
+                        kept: bool) -> tuple[A.RulesFile | None, tuple[Diagnostic, ...]]:
     key = ("rules", source, file, line0, col0)
     cached = parse_cache.load(key)
     if isinstance(cached, tuple):
         return cached
     tree, diags = _parse_rules(source, file, line0, col0)
-    parse_cache.store(key, (tree, tuple(diags)))
+    if kept:
+        parse_cache.store(key, (tree, tuple(diags)))
     return tree, tuple(diags)
 
 
@@ -756,18 +760,21 @@ def _dedent_line(text: str) -> int:
     return 1
 
 
-def parse_block(text: str, file: str, first_line: int, column: int) -> tuple[A.Phase | None, list[Diagnostic]]:
+def parse_block(text: str, file: str, first_line: int, column: int,
+                kept: bool = True) -> tuple[A.Phase | None, list[Diagnostic]]:
     """Parse statements written inside a YAML value (an item's ability) as the body of a phase.
 
     `first_line` and `column` say where the text's first character stands in the YAML file; every
     line of a YAML block keeps the same indentation, so positions move by the same amounts.
+    `kept`: as for `parse_rules` (False: not written to the disk cache).
     """
     key = ("block", text, file, first_line, column)
     cached = parse_cache.load(key)
     if isinstance(cached, tuple):
         return cached[0], list(cached[1])
     phase, diags = _parse_block(text, file, first_line, column)
-    parse_cache.store(key, (phase, tuple(diags)))
+    if kept:
+        parse_cache.store(key, (phase, tuple(diags)))
     return phase, diags
 
 

@@ -157,3 +157,17 @@ def test_a_keystroke_in_a_rules_file_reads_no_data_again(tmp_path: Path, monkeyp
     assert len(kept) == 1
     project.check({cards: cards.read_text() + "\n# a comment\n"})
     assert len(kept) == 2
+
+
+def test_a_keystroke_writes_no_parse_to_the_disk_cache(folder: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("CITYRULES_CACHE_DIR", str(cache))
+    monkeypatch.delenv("CITYRULES_NO_CACHE", raising=False)
+    project = GameProject(folder)
+    project.check({})
+    stored = sorted(cache.glob("ast-*/*.json"))
+    rules = folder / "round.rules"
+    for n in range(3):   # what the editor holds, new at each keystroke
+        project.check({rules: rules.read_text() + f"\n# typed {n}\n"})
+    assert sorted(cache.glob("ast-*/*.json")) == stored

@@ -84,3 +84,14 @@ def test_a_change_to_the_parser_code_uses_another_folder(cache: Path, monkeypatc
     before = parse_cache.cache_dir()
     monkeypatch.setattr(parse_cache, "_code_version", lambda: "another")
     assert parse_cache.cache_dir() != before
+
+
+def test_a_text_no_file_holds_is_not_written(cache: Path) -> None:
+    # An editor's buffer, new at every keystroke (the language server says so): parsed, not stored.
+    tree, _ = parse_rules(TEXT, "x.rules", kept=False)
+    block, _ = parse_block("pass\n", "cards.yaml", 10, 7, kept=False)
+    assert tree is not None and block is not None and entries(cache) == []
+    again, _ = parse_rules(TEXT, "x.rules")          # saved: kept from then on
+    assert again == tree and len(entries(cache)) == 1
+    parser._parse_rules_cached.cache_clear()
+    assert parse_rules(TEXT, "x.rules", kept=False)[0] == tree   # a stored tree is still read
