@@ -11,7 +11,8 @@ bots:
 ```
 
 The shapes are checked by the schema; this module checks that every name is a formula of one seat
-giving a number, and places each mistake on the name in game.yaml.
+giving a number, and that `network: no` has an evaluation to stand for, and places each mistake on
+its name in game.yaml.
 """
 
 from __future__ import annotations
@@ -55,6 +56,15 @@ class BotsMixin(LoaderBase):
         evaluation = self._checked_terms(bots.get("evaluation"), ("bots", "evaluation"), pos, program)
         profiles = {name: self._checked_terms(value, ("bots", "profiles", name), pos, program)
                     for name, value in (bots.get("profiles") or {}).items()}
+        training = bots.get("training") or {}
+        if training.get("network") is False and not evaluation:
+            # Said here rather than after `cityrules train` has started: the learned value would be
+            # the declared evaluation alone, and there is none.
+            where = pos.key_span(("bots", "training", "network")) or pos.nearest(("bots", "training", "network"))
+            self.diags.error(where, "schema", "bots: `network: no` makes the trained value the declared evaluation "
+                             "alone, and `bots:` declares no `evaluation`",
+                             "add `evaluation: FORMULA` (a formula of one seat giving a number) under `bots:`, "
+                             "or leave `network: no` out")
         return BotSettings(evaluation, profiles, bots.get("playout"), dict(bots.get("training") or {}),
                            bool(bots.get("finish_phase", False)))
 

@@ -87,6 +87,19 @@ def test_shapes_are_schema_errors(tmp_path: Path) -> None:
         assert words in errors(diags)[0].message or words in (errors(diags)[0].hint or ""), errors(diags)[0]
 
 
+def test_no_network_without_an_evaluation_is_refused_by_validate_on_network(tmp_path: Path) -> None:
+    # Without this check the mistake would show only once `cityrules train` had started.
+    _, diags = game_with(tmp_path, {"training": {"games": 40, "network": False}})
+    (d,) = errors(diags)
+    assert d.code == "schema" and "declares no `evaluation`" in d.message and "evaluation:" in (d.hint or "")
+    line = (tmp_path / "game.yaml").read_text(encoding="utf-8").splitlines()[d.span.line - 1]
+    assert line[d.span.column - 1:].startswith("network")
+    with_evaluation = tmp_path / "with"
+    with_evaluation.mkdir()
+    _, fine = game_with(with_evaluation, {"evaluation": "wealth", "training": {"network": False}})
+    assert errors(fine) == []
+
+
 def test_a_game_s_training_settings_are_train_s_defaults_and_the_command_line_wins(tmp_path: Path) -> None:
     from interpreter.agents.train import TrainSpec
     from interpreter.core.engine import Engine
