@@ -23,3 +23,14 @@ def test_every_game_folder_is_a_listed_package_with_its_files() -> None:
 def test_pexpect_is_a_dev_dependency_for_the_terminal_tests() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert any(d.startswith("pexpect") for d in project["optional-dependencies"]["dev"])
+
+
+def test_harbour_is_installed_with_its_files() -> None:
+    # The README's examples load examples/harbour: a pip install must carry it, as cityrules_examples.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    for package, folder in (("cityrules_examples.harbour", "examples/harbour"),
+                            ("cityrules_examples.harbour.tests", "examples/harbour/tests")):
+        assert package in config["packages"]
+        files = [f for f in (ROOT / folder).iterdir() if f.is_file()]
+        assert files and all(any(f.match(p) for p in config["package-data"][package]) for f in files), folder
+    assert config["package-dir"]["cityrules_examples.harbour"] == "examples/harbour"
