@@ -54,8 +54,9 @@ class EmptyOptions:
         self.defs: dict[str, list[A.Expr]] = {}
         self.shrunk: set[str] = set()
         self.found: list[A.Choose] = []
-        self._collect(body)
-        self._walk(body, frozenset())
+        if _asks(body):  # (most phases ask nothing: no choice of theirs to judge)
+            self._collect(body)
+            self._walk(body, frozenset())
 
     # ------------------------------------------------------------ variables
     def _collect(self, stmts: tuple[A.Stmt, ...]) -> None:
@@ -187,6 +188,18 @@ def when_false(cond: A.Expr) -> set[str]:
 
 
 # --------------------------------------------------------------- statements
+def _asks(stmts: tuple[A.Stmt, ...]) -> bool:
+    """Does `EmptyOptions._walk` meet a choice in these statements (it looks where this looks)?"""
+    for s in stmts:
+        if isinstance(s, A.Choose):
+            return True
+        if isinstance(s, A.If) and (any(_asks(body) for _, body in s.branches) or _asks(s.orelse)):
+            return True
+        if isinstance(s, (A.While, A.For)) and _asks(s.body):
+            return True
+    return False
+
+
 def _exits(body: tuple[A.Stmt, ...]) -> bool:
     return bool(body) and isinstance(body[-1], (A.Return, A.Break, A.End))
 
