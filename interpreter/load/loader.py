@@ -17,11 +17,10 @@ from ruledsl.types import Type, type_of_data
 from ruledsl.world import Component, DataSource, Field, World
 
 from ..core.game import FieldSpec, Game
-from .base import _freeze
+from .base import DataMemo, _freeze
 from .board import BoardMixin, _edge_columns
 from .bots import BotsMixin, bot_formulas
 from .components import ComponentsMixin
-from .data_memo import DataMemo
 from .fields import FieldsMixin
 from .games import game_ref, games_root, resolve_game, shipped_games
 from .names import NamesMixin
@@ -94,7 +93,7 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
 
     def _data_read(self) -> _Data | None:
         """The game's data (all but the rules files): read, or as the memo kept it when the files it
-        read are the same (see data_memo.py); None when it has errors the rules cannot go past."""
+        read are the same (see base.DataMemo); None when it has errors the rules cannot go past."""
         if self.memo is None:
             return self._read_data()
         kept = self.memo.find(self)
@@ -259,7 +258,7 @@ def check_game(folder: Path, variant: str | None = None, texts: Mapping[Path, st
     unsaved buffers, by path); nothing is written. `check_only`: the same diagnostics and game,
     sooner, for a caller that will most likely not run it (the rules' code is compiled in full only
     if something runs them: see `ruledsl.compiler.compile_rules`). `memo`: the game's data as last
-    read, used again when its files did not change, and kept for the next check (data_memo.py).
+    read, used again when its files did not change, and kept for the next check (base.DataMemo).
     """
     loader = _Loader(folder, variant, texts)
     loader.check_only = check_only

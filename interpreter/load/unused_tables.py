@@ -20,7 +20,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 class GameWords:
     """The words of game.yaml outside its tables and options (`data`: what it holds), worked out
-    when first asked and then kept (with the game's data: data_memo.py)."""
+    when first asked and then kept (with the game's data: base.DataMemo)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self._data = data

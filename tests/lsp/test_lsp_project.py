@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.load.base import LoaderBase
-from interpreter.load.data_memo import DataMemo
+from interpreter.load.base import DataMemo, LoaderBase
 from interpreter.load.loader import check_game, games_root, shipped_games
 from interpreter.lsp.project import GameProject, Report, game_folder
 from interpreter.lsp.symbols import Symbols, word_at
@@ -112,7 +111,7 @@ def _found(report: Report) -> list[Diagnostic]:
 
 
 def test_an_edit_in_one_file_changes_what_another_file_shows(tmp_path: Path) -> None:
-    # The game's data is kept between checks (data_memo.py): every step must still be validate's.
+    # The game's data is kept between checks (DataMemo): every step must still be validate's.
     london = game_copy(tmp_path, games_root() / "london")
     cards, game, rules = london / "cards.yaml", london / "game.yaml", london / "activate.rules"
     renamed = cards.read_text().replace("activation_cost:", "activation_price:")
