@@ -65,7 +65,7 @@ class BotsMixin(LoaderBase):
                              "alone, and `bots:` declares no `evaluation`",
                              "add `evaluation: FORMULA` (a formula of one seat giving a number) under `bots:`, "
                              "or leave `network: no` out")
-        return BotSettings(evaluation, profiles, bots.get("playout"), dict(bots.get("training") or {}),
+        return BotSettings(evaluation, profiles, bots.get("playout"), dict(training),
                            bool(bots.get("finish_phase", False)))
 
     def _checked_terms(self, value: Any, path: tuple[str, ...], pos: PositionMap, program: Program) -> Terms:

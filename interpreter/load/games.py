@@ -35,9 +35,10 @@ def examples_root() -> Path:
 def _example(name_or_path: str) -> Path | None:
     """The installed example an `examples/NAME` names, if there is one."""
     parts = Path(name_or_path).parts
-    if len(parts) == 2 and parts[0] == "examples" and (examples_root() / parts[1] / "game.yaml").is_file():
-        return examples_root() / parts[1]
-    return None
+    if len(parts) != 2 or parts[0] != "examples":
+        return None
+    example = examples_root() / parts[1]
+    return example if (example / "game.yaml").is_file() else None
 
 
 def shipped_games() -> list[str]:
