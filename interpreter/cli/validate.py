@@ -52,7 +52,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if cached is not None and (args.no_play or not clean or trials is not None):
             diags, sources = list(cached.diags), dict(cached.sources)
         else:
-            games, checked = _check(folder)
+            games, checked = _check(folder, check_only=args.no_play)
             diags, sources = list(checked.diags), dict(checked.sources)
             # Kept only when the folder did not change while it was being checked.
             if where is not None and cached is None and check_cache.key(target, folder) == where:
@@ -84,18 +84,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return worst
 
 
-def _check(folder: Path) -> tuple[list[Game], check_cache.Checked]:
+def _check(folder: Path, check_only: bool = False) -> tuple[list[Game], check_cache.Checked]:
     """Load a game folder and each of its variants, and read its scenario files: the games that loaded,
-    and every diagnostic (each once) with the texts they quote."""
+    and every diagnostic (each once) with the texts they quote. `check_only` (no trial games follow):
+    the rules are checked without generating the code that runs them (the same diagnostics)."""
     from ..load.loader import check_game
     from ..workbench.check import check_folder
     from ..workbench.suite import display_path
 
-    game, diags, sources = check_game(folder)
+    game, diags, sources = check_game(folder, check_only=check_only)
     games = [game] if game is not None else []
     seen = set(diags)
     for variant in game.variants if game else ():
-        other, more, more_sources = check_game(folder, variant)
+        other, more, more_sources = check_game(folder, variant, check_only=check_only)
         sources.update(more_sources)
         games += [other] if other is not None else []
         for d in more:

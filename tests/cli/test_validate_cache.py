@@ -56,7 +56,7 @@ def uncached(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 def from_cache_only(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
                     ) -> tuple[int, str, str]:
     """The same where checking a folder for real fails the test: every report comes from the cache."""
-    def no_check(folder: Path) -> object:
+    def no_check(folder: Path, check_only: bool = False) -> object:
         raise AssertionError(f"{folder} was checked again")
 
     with monkeypatch.context() as patch:
@@ -100,8 +100,8 @@ def test_every_broken_example_reports_the_same_from_the_cache(cache: Path, capsy
         cold = uncached(capsys, monkeypatch, "--no-play", "--format", form, *(p.name for p in folders))
         with monkeypatch.context() as patch:
             real = validate._check
-            patch.setattr(validate, "_check", lambda folder: real(folder) if folder.name in linked
-                          else pytest.fail(f"{folder} was checked again"))
+            patch.setattr(validate, "_check", lambda folder, check_only=False: real(folder, check_only)
+                          if folder.name in linked else pytest.fail(f"{folder} was checked again"))
             warm = validate_output(capsys, "--no-play", "--format", form, *(p.name for p in folders))
         assert warm == cold
 
