@@ -192,6 +192,35 @@ def _distributions() -> tuple[str, ...]:
     return tuple(names)
 
 
+_VALID = b"valid\n"
+
+
+def known_valid(schema: str, raw: bytes) -> bool:
+    """Whether these bytes of a YAML file were found to meet the schema before, by this code: the
+    schema check, the slowest step of reading a big file unchanged since (a board, a card list), is
+    then skipped."""
+    return user_cache.read(_schema_folder(), _schema_entry(schema, raw)) == _VALID
+
+
+def remember_valid(schema: str, raw: bytes) -> None:
+    """Keep that these bytes meet the schema (only a fact: the entry holds nothing else)."""
+    if user_cache.folder_handle(_schema_folder()) is None:
+        return
+    user_cache.write(_schema_folder(), _schema_entry(schema, raw), _VALID)
+    user_cache.prune(_schema_folder(), MAX_ENTRIES)
+
+
+def _schema_folder() -> str:
+    return f"schema-valid-{_code_version()}"
+
+
+def _schema_entry(schema: str, raw: bytes) -> str:
+    digest = hashlib.sha256(repr((_FORMAT, schema, sys.version, _distributions())).encode("utf-8", "surrogatepass"))
+    digest.update(b"\0")
+    digest.update(raw)
+    return digest.hexdigest()
+
+
 def load_trials(where: Key, mode: str) -> tuple[int, list[Diagnostic]] | None:
     """What `validate`'s trial games (played as `mode` says: how many, up to what cap) found in this
     exact folder with this code: the number played and the diagnostics, or None when never stored."""

@@ -13,8 +13,6 @@ import json
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
-import fastjsonschema
-
 if TYPE_CHECKING:  # jsonschema is only imported when a file has a problem to explain
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
@@ -60,6 +58,8 @@ def _fast_validator(schema_name: SchemaName) -> Callable[[object], object] | Non
     schema is translated (see `draft7`). Only its "valid" answer is used: on any doubt the
     full validator runs.
     """
+    import fastjsonschema  # only imported when a file is checked (an unchanged one is known valid)
+
     try:
         translated = draft7(load_schema(schema_name))
         assert isinstance(translated, dict)
