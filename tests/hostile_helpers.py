@@ -109,7 +109,8 @@ def _text(data: bytes | str | None) -> str:
 
 
 # Names the cache uses inside its folder: entries, parser tables, their temporary files, the tree folder.
-_CACHE_ENTRY = re.compile(r"\.?(?:[0-9a-f]{64}(?:\.trials)?\.json|lark-[0-9a-f]+\.json|(?:ast|checked)-[0-9a-f]+)(?:\.[0-9a-f]+\.tmp)?")
+_CACHE_ENTRY = re.compile(r"\.?(?:[0-9a-f]{64}(?:(?:\.trials)?\.json)?|lark-[0-9a-f]+\.json"
+                          r"|(?:ast|checked|schema-valid)-[0-9a-f]+)(?:\.[0-9a-f]+\.tmp)?")
 _POSITIONED = re.compile(r"^\S.*:\d+:\d+: (error|warning)\[[a-z-]+\]: ", re.MULTILINE)
 _RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
