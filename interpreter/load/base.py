@@ -17,7 +17,7 @@ from ruledsl.program import AbilityCode
 from ruledsl.types import NONE, Type, type_of_data, unify
 from ruledsl.world import DataSource, NameSet
 
-from .check_cache import known_valid, remember_valid
+from .check_cache import schema_checked
 from .files import Unreadable, read_game_file, real_folder
 from .schema_check import check_schema
 from .yamlsource import MAX_FILE_BYTES, PositionMap, load_yaml_bytes, load_yaml_text
@@ -120,11 +120,11 @@ class LoaderBase:
         known = _YAML_READ.pop(key, None)
         if known is None:
             data, positions, diags = load_yaml_bytes(raw, shown)
-            if data is not None and not any(d.severity == "error" for d in diags) and not known_valid(schema, raw):
-                found = check_schema(data, positions, schema, shown)  # type: ignore[arg-type]
-                if not found:
-                    remember_valid(schema, raw)
-                diags = diags + found
+            if data is not None and not any(d.severity == "error" for d in diags):
+                def check() -> list[Diagnostic]:
+                    return check_schema(data, positions, schema, shown)  # type: ignore[arg-type]
+
+                diags = diags + schema_checked(schema, raw, check)
             known = (data, positions, diags)
         # The last few files read, for the next check of the same game (an editor checks at every
         # keystroke; most files did not change). The loaders only read what a file holds.

@@ -28,6 +28,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import interpreter
 import ruledsl
@@ -179,6 +180,7 @@ def _code_files(root: Path) -> list[Path]:
     return found
 
 
+@lru_cache(maxsize=1)
 def _distributions() -> tuple[str, ...]:
     """The installed distributions with their versions (the `name-version.dist-info` folders on the path):
     a new version of the YAML, schema or grammar library may word a problem differently."""
@@ -196,18 +198,23 @@ _VALID = b"valid\n"
 
 
 def known_valid(schema: str, raw: bytes) -> bool:
-    """Whether these bytes of a YAML file were found to meet the schema before, by this code: the
-    schema check, the slowest step of reading a big file unchanged since (a board, a card list), is
-    then skipped."""
+    """Whether these bytes of a YAML file were found to meet the schema before, by this code."""
     return user_cache.read(_schema_folder(), _schema_entry(schema, raw)) == _VALID
 
 
-def remember_valid(schema: str, raw: bytes) -> None:
-    """Keep that these bytes meet the schema (only a fact: the entry holds nothing else)."""
-    if user_cache.folder_handle(_schema_folder()) is None:
-        return
-    user_cache.write(_schema_folder(), _schema_entry(schema, raw), _VALID)
-    user_cache.prune(_schema_folder(), MAX_ENTRIES)
+def schema_checked(schema: str, raw: bytes, check: Callable[[], list[Diagnostic]]) -> list[Diagnostic]:
+    """What `check` (the schema check of these bytes) finds, skipped when the bytes were found to
+    meet the schema before: the check is the slowest step of reading a big file unchanged since (a
+    board, a card list). A file that meets it is remembered (only that fact: the entry holds nothing
+    else); one that does not is checked every time."""
+    folder, entry = _schema_folder(), _schema_entry(schema, raw)
+    if user_cache.read(folder, entry) == _VALID:
+        return []
+    found = check()
+    if not found:
+        user_cache.write(folder, entry, _VALID)
+        user_cache.prune(folder, MAX_ENTRIES)
+    return found
 
 
 def _schema_folder() -> str:
