@@ -66,6 +66,11 @@ class _PublicRead:
     how: str
     arg: Any = None
 
+    @property
+    def per_seat(self) -> bool:
+        """Whether the number depends on the deciding seat (is it that seat, how far after it)."""
+        return self.how in ("is_seat", "after")
+
     def __call__(self, shown: Shown, seat: int, n: int) -> float:
         value: Any = shown[self.path[0]]
         for key in self.path[1:]:
@@ -530,7 +535,16 @@ class FeatureSpace:
         shown = visible_fields(self.engine, state, 0)
         table = self._table(state, 0, shown)
         asking = self._question(state)
-        return [self._row(shown, table, s, n, asking) for s in range(n)]
+        # What every seat reads alike is read once: the public numbers that do not depend on the
+        # seat, and the three sides of the per-seat table for every seat in one pass.
+        common = [None if public.per_seat else public(shown, 0, n) for _, public in self.public]
+        tail = [*asking, float(n), 1.0]
+        rows = []
+        for s, sides in enumerate(_sides_all(table)):
+            public = [public(shown, s, n) if value is None else value
+                      for value, (_, public) in zip(common, self.public)]
+            rows.append([*sides, *public, *tail])
+        return rows
 
     def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
         """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it)."""
@@ -625,6 +639,22 @@ def _sides(table: np.ndarray, seat: int) -> list[float]:
     best[count == 0] = 0.0
     mean = np.where(unknown, 0.0, table).sum(axis=1) / np.maximum(count, 1)
     out: list[float] = np.stack([np.where(np.isnan(own), 0.0, own), best, mean], axis=1).ravel().tolist()
+    return out
+
+
+def _sides_all(table: np.ndarray) -> list[list[float]]:
+    """`_sides` for every seat at once (seats in the table's columns), the same numbers to the bit."""
+    rows, n = table.shape
+    if n < 2 or np.isnan(table).any():
+        return [_sides(table, seat) for seat in range(n)]
+    # others[s] is the table with seat s's column masked: its best and its mean, summed in column
+    # order with a zero in the seat's place as `_sides` does.
+    mask = np.eye(n, dtype=bool)[:, None, :]                       # seat x 1 x column
+    wide = np.broadcast_to(table, (n, rows, n))
+    best = np.where(mask, -np.inf, wide).max(axis=2)               # seat x row
+    mean = np.where(mask, 0.0, wide).sum(axis=2) / float(n - 1)
+    sides = np.stack([table.T, best, mean], axis=2)                # seat x row x 3
+    out: list[list[float]] = sides.reshape(n, -1).tolist()
     return out
 
 
