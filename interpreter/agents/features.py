@@ -215,6 +215,17 @@ class _Item:
     matrix: np.ndarray
 
 
+@dataclass(frozen=True)
+class Needed:
+    """Which parts of a row a fitted value reads: a reader, group or public number whose features
+    all weigh exactly 0 in it is not read (its features are left at 0, which changes nothing)."""
+
+    per_seat: tuple[bool, ...]
+    groups: tuple[bool, ...]
+    evaluations: bool
+    public: tuple[bool, ...]
+
+
 class _Holding:
     """Per seat, the sums of item attributes over the items a seat field's (nested) list holds."""
 
@@ -519,25 +530,45 @@ class FeatureSpace:
                     add((f"{name}[{key}].count", _PublicRead(path + (key,), "count")))
 
     # ------------------------------------------------------------ reading a position
-    def extract(self, state: dict[str, Any], seat: int) -> list[float]:
-        """The features of `state` from `seat`'s side, from what that seat may see only."""
-        shown = visible_fields(self.engine, state, seat)
-        return self._row(shown, self._table(state, seat, shown), seat, state["seats"], self._question(state))
+    def needed(self, used: list[bool]) -> Needed:
+        """What a value reads, from which of the features (in `names` order) it uses."""
+        at = 0
 
-    def extract_all(self, state: dict[str, Any]) -> list[list[float]]:
+        def take(width: int) -> bool:
+            nonlocal at
+            found = any(used[at:at + width])
+            at += width
+            return found
+
+        per_seat = tuple(take(3) for _ in self.per_seat)
+        groups = tuple(take(3 * len(group.names)) for group in self.groups)
+        evaluations = take(3 * len(self.evaluations))
+        public = tuple(take(1) for _ in self.public)
+        return Needed(per_seat, groups, evaluations, public)
+
+    def extract(self, state: dict[str, Any], seat: int, needed: Needed | None = None) -> list[float]:
+        """The features of `state` from `seat`'s side, from what that seat may see only (with
+        `needed`, only what a value reads: the others are 0)."""
+        shown = visible_fields(self.engine, state, seat)
+        return self._row(shown, self._table(state, seat, shown, needed), seat, state["seats"],
+                         self._question(state), needed)
+
+    def extract_all(self, state: dict[str, Any], needed: Needed | None = None) -> list[list[float]]:
         """The features of `state` from every seat's side (each from what that seat may see only).
 
         In a game where no field is shown to its owner alone, every seat sees the same: the table
         of per-seat numbers is then read once for all of them."""
         n = state["seats"]
         if self.private:
-            return [self.extract(state, s) for s in range(n)]
+            return [self.extract(state, s, needed) for s in range(n)]
         shown = visible_fields(self.engine, state, 0)
-        table = self._table(state, 0, shown)
+        table = self._table(state, 0, shown, needed)
         asking = self._question(state)
         # What every seat reads alike is read once: the public numbers that do not depend on the
         # seat, and the three sides of the per-seat table for every seat in one pass.
-        common = [None if public.per_seat else public(shown, 0, n) for _, public in self.public]
+        wanted = needed.public if needed is not None else (True,) * len(self.public)
+        common = [None if public.per_seat and want else public(shown, 0, n) if want else 0.0
+                  for want, (_, public) in zip(wanted, self.public)]
         tail = [*asking, float(n), 1.0]
         rows = []
         for s, sides in enumerate(_sides_all(table)):
@@ -546,13 +577,24 @@ class FeatureSpace:
             rows.append([*sides, *public, *tail])
         return rows
 
-    def _table(self, state: dict[str, Any], seat: int, shown: Shown) -> np.ndarray:
-        """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it)."""
+    def _table(self, state: dict[str, Any], seat: int, shown: Shown, needed: Needed | None = None) -> np.ndarray:
+        """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it;
+        0 where `needed` says the value does not read it)."""
         n = state["seats"]
-        blocks = [np.array([reader(shown, n) for _, reader in self.per_seat], dtype=float).reshape(-1, n)]
-        blocks += [group.read(shown, n) for group in self.groups]
+        if needed is None:
+            blocks = [np.array([reader(shown, n) for _, reader in self.per_seat], dtype=float).reshape(-1, n)]
+            blocks += [group.read(shown, n) for group in self.groups]
+        else:
+            blocks = [np.array([reader(shown, n) if want else [0.0] * n
+                                for want, (_, reader) in zip(needed.per_seat, self.per_seat)],
+                               dtype=float).reshape(-1, n)]
+            blocks += [group.read(shown, n) if want else np.zeros((len(group.names), n))
+                       for want, group in zip(needed.groups, self.groups)]
         if self.evaluations:
-            blocks.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
+            if needed is None or needed.evaluations:
+                blocks.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
+            else:
+                blocks.append(np.zeros((len(self.evaluations), n)))
         return np.vstack(blocks)
 
     def _question(self, state: dict[str, Any]) -> list[float]:
@@ -563,8 +605,12 @@ class FeatureSpace:
             asked[self._asked_column[pending["spec"]]] = 1.0
         return asked
 
-    def _row(self, shown: Shown, table: np.ndarray, seat: int, n: int, asking: list[float]) -> list[float]:
-        public = [public(shown, seat, n) for _, public in self.public]
+    def _row(self, shown: Shown, table: np.ndarray, seat: int, n: int, asking: list[float],
+             needed: Needed | None = None) -> list[float]:
+        if needed is None:
+            public = [public(shown, seat, n) for _, public in self.public]
+        else:
+            public = [public(shown, seat, n) if want else 0.0 for want, (_, public) in zip(needed.public, self.public)]
         return [*_sides(table, seat), *public, *asking, float(n), 1.0]
 
     def judged(self, state: dict[str, Any], seat: int,

@@ -104,6 +104,13 @@ class Network:
         out: np.ndarray = 1.0 / (1.0 + np.exp(-(h @ self.w2 + z @ self.linear + self.b2)))
         return out
 
+    def used(self) -> list[bool]:
+        """Which features any weight reads (the others leave every prediction as it is, to the bit)."""
+        touched = self.linear != 0
+        if self.w1.size:
+            touched = touched | np.any(self.w1 != 0, axis=1)
+        return [bool(x) for x in touched]
+
     def to_json(self) -> dict[str, Any]:
         """The weights as lists of short decimals (the file stays small and its text stable)."""
         def r(a: np.ndarray) -> Any:
@@ -132,18 +139,21 @@ class LearnedValue:
         self.info = info or {}
         self._profiles = {name: [(name, space.evaluation_terms(terms))]
                           for name, terms in profile_steers(engine.game).items()}
+        # What the network reads: a feature none of its weights touches is not read at all (a value
+        # that is the declared evaluation alone reads that evaluation and nothing else).
+        self._needed = space.needed(network.used())
 
     def features(self, state: dict[str, Any], seat: int, profile: str | None = None) -> list[float]:
         """The features of a position from `seat`'s side (what it may see only); with a profile, the
         seat's lead by the profile's evaluation comes last (`values` takes it off again)."""
-        row = self.space.extract(state, seat)
+        row = self.space.extract(state, seat, self._needed)
         if profile is not None:
             row.append(lead(self.space.judged(state, seat, self._profiles[profile])[0], seat))
         return row
 
     def features_all(self, state: dict[str, Any], profile: str | None = None) -> list[list[float]]:
         """`features` from every seat's side."""
-        rows = self.space.extract_all(state)
+        rows = self.space.extract_all(state, self._needed)
         if profile is not None:
             for seat, row in enumerate(rows):
                 row.append(lead(self.space.judged(state, seat, self._profiles[profile])[0], seat))

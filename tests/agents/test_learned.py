@@ -138,6 +138,43 @@ def test_reading_every_seat_at_once_gives_each_seats_own_features(game: str) -> 
         assert read > 3
 
 
+@pytest.mark.parametrize("game", SHIPPED)
+def test_a_value_judges_as_if_it_read_every_feature(game: str) -> None:
+    """A value reads only the features its network weighs: its judgements are the same to the bit as
+    with every feature read, from one seat and from all of them."""
+    eng = engine(game)
+    value = learned_value(eng)
+    space = value.space
+    state = eng.new_game(eng.game.min_seats + 1, 11)
+    picker = make_agent("random", 3)
+    read = 0
+    while state["result"] is None and read < 20:
+        if state["decisions"] % 7 == 0:
+            seat = eng.first_open_seat(state)
+            assert value.values([value.features(state, seat)]) == value.values([space.extract(state, seat)])
+            assert value.values(value.features_all(state)) == value.values(space.extract_all(state))
+            read += 1
+        seat = eng.first_open_seat(state)
+        eng.apply_index(state, seat, picker.pick(eng, state, seat))
+
+
+def test_a_value_that_is_the_declared_evaluation_reads_nothing_else(monkeypatch: pytest.MonkeyPatch) -> None:
+    """London's value is its declared evaluation, calibrated: judging a position reads no other feature."""
+    eng = engine("london")
+    value = learned_value(eng)
+    state = advance(eng, eng.new_game(3, 4), "action", 3)
+
+    def unread(*args: Any) -> Any:
+        raise AssertionError("a feature the value does not weigh was read")
+
+    for group in value.space.groups:
+        monkeypatch.setattr(group, "read", unread)
+    for _, reader in value.space.public:
+        monkeypatch.setattr(type(reader), "__call__", unread)
+    assert 0.0 < value.value(state, eng.first_open_seat(state)) < 1.0
+    assert len(value.features_all(state)) == 3
+
+
 def _lines(eng: Engine, state: dict[str, Any], seat: int, monkeypatch: pytest.MonkeyPatch
            ) -> tuple[list[int], list[dict[str, Any]]]:
     """The seats whose answers `bot`'s look-ahead played for one decision, and the positions it judged."""
