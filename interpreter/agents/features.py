@@ -224,6 +224,21 @@ class Needed:
     groups: tuple[bool, ...]
     evaluations: bool
     public: tuple[bool, ...]
+    rows: tuple[int, ...]     # the rows of the per-seat table whose sides are read
+    size: int                 # the rows of the per-seat table
+
+    @property
+    def shown(self) -> bool:
+        """Whether anything is read from the seat's visible fields (else only evaluations are)."""
+        return any(self.per_seat) or any(self.groups) or any(self.public)
+
+    def sides(self, table: np.ndarray, seat: int) -> list[float]:
+        """`_sides` of the rows read, 0 for the others."""
+        out = [0.0] * (3 * self.size)
+        found = _sides(table[list(self.rows)], seat)
+        for i, r in enumerate(self.rows):
+            out[3 * r:3 * r + 3] = found[3 * i:3 * i + 3]
+        return out
 
 
 class _Holding:
@@ -544,12 +559,16 @@ class FeatureSpace:
         groups = tuple(take(3 * len(group.names)) for group in self.groups)
         evaluations = take(3 * len(self.evaluations))
         public = tuple(take(1) for _ in self.public)
-        return Needed(per_seat, groups, evaluations, public)
+        size = len(self.per_seat) + sum(len(group.names) for group in self.groups) + len(self.evaluations)
+        rows = tuple(r for r in range(size) if any(used[3 * r:3 * r + 3]))
+        return Needed(per_seat, groups, evaluations, public, rows, size)
 
     def extract(self, state: dict[str, Any], seat: int, needed: Needed | None = None) -> list[float]:
         """The features of `state` from `seat`'s side, from what that seat may see only (with
         `needed`, only what a value reads: the others are 0)."""
-        shown = visible_fields(self.engine, state, seat)
+        # A value that reads only the declared evaluations (run on the seat's masked reading) needs
+        # nothing of the seat's visible fields.
+        shown = visible_fields(self.engine, state, seat) if needed is None or needed.shown else _NOTHING_SHOWN
         return self._row(shown, self._table(state, seat, shown, needed), seat, state["seats"],
                          self._question(state), needed)
 
@@ -571,7 +590,8 @@ class FeatureSpace:
                   for want, (_, public) in zip(wanted, self.public)]
         tail = [*asking, float(n), 1.0]
         rows = []
-        for s, sides in enumerate(_sides_all(table)):
+        every = _sides_all(table) if needed is None else [needed.sides(table, s) for s in range(n)]
+        for s, sides in enumerate(every):
             public = [public(shown, s, n) if value is None else value
                       for value, (_, public) in zip(common, self.public)]
             rows.append([*sides, *public, *tail])
@@ -611,7 +631,8 @@ class FeatureSpace:
             public = [public(shown, seat, n) for _, public in self.public]
         else:
             public = [public(shown, seat, n) if want else 0.0 for want, (_, public) in zip(needed.public, self.public)]
-        return [*_sides(table, seat), *public, *asking, float(n), 1.0]
+        sides = _sides(table, seat) if needed is None else needed.sides(table, seat)
+        return [*sides, *public, *asking, float(n), 1.0]
 
     def judged(self, state: dict[str, Any], seat: int,
                evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]]) -> list[list[float | None]]:
@@ -686,6 +707,10 @@ def _sides(table: np.ndarray, seat: int) -> list[float]:
     mean = np.where(unknown, 0.0, table).sum(axis=1) / np.maximum(count, 1)
     out: list[float] = np.stack([np.where(np.isnan(own), 0.0, own), best, mean], axis=1).ravel().tolist()
     return out
+
+
+# What stands for a seat's visible fields where nothing is read from them.
+_NOTHING_SHOWN: Shown = ({}, {}, {}, {})
 
 
 def _sides_all(table: np.ndarray) -> list[list[float]]:
