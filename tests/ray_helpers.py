@@ -22,6 +22,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def node_ip() -> str:
+    """The address Ray's node processes listen on, found as Ray finds it (the source address of a
+    route out; a UDP connect sends nothing), or the loopback without a route."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("8.8.8.8", 80))
+            return str(s.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
 def _mentions(pid: int, text: str) -> bool:
     try:
         return text in Path(f"/proc/{pid}/cmdline").read_bytes().decode("utf-8", "replace")
@@ -51,12 +62,14 @@ class Cluster:
         self.temp_dir = temp_dir
         self.port = free_port()
         self.client_port = free_port()
+        # The agent a ray:// client's own server asks for its runtime environment as it starts.
+        self.runtime_env_port = free_port()
         worker = free_port()
         # Ray's client server (ray:// addresses) runs only where Ray's client (grpc) is installed.
         self.serves_clients = importlib.util.find_spec("grpc") is not None
         ports = {"--port": self.port, "--node-manager-port": free_port(), "--object-manager-port": free_port(),
                  "--dashboard-agent-listen-port": free_port(), "--dashboard-agent-grpc-port": free_port(),
-                 "--metrics-export-port": free_port(), "--runtime-env-agent-port": free_port(),
+                 "--metrics-export-port": free_port(), "--runtime-env-agent-port": self.runtime_env_port,
                  "--dashboard-port": free_port(), "--min-worker-port": worker, "--max-worker-port": worker + 40}
         if self.serves_clients:
             ports["--ray-client-server-port"] = self.client_port
@@ -86,9 +99,15 @@ class Cluster:
         return f"ray://127.0.0.1:{self.client_port}"
 
     def _listening(self) -> bool:
-        for port in (self.port, self.client_port) if self.serves_clients else (self.port,):
+        # With clients served, the runtime-environment agent too: Ray's client proxy asks it, with a
+        # few retries, before it starts a client's own server, and a ray:// test failed under CI's
+        # load with "Starting Ray client server failed" (the agent listens on the node's address).
+        ports = [("127.0.0.1", self.port)]
+        if self.serves_clients:
+            ports += [("127.0.0.1", self.client_port), (node_ip(), self.runtime_env_port)]
+        for where in ports:
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                with socket.create_connection(where, timeout=1):
                     pass
             except OSError:
                 return False
