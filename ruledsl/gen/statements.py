@@ -180,113 +180,133 @@ class StatementsMixin(BudgetMixin):
         return scope.declare(name, t, kind, span).code
 
     def _simple(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        emit = fn.emit
-        if isinstance(s, A.Let):
-            code, t = self._value(s.value, scope, may_share=self._may_share(s.name, s.value, scope))
-            if t.kind == "none":
-                t = ANY
-            emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
-            self.exprs.carry(scope.vars.get(s.name), s.value)
-            if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
-                scope.vars[s.name].open_type = True
-            if t.kind == "list" and s.name in scope.vars and s.name not in self.changed[-1]:
-                scope.vars[s.name].max_len = self.exprs.max_len(s.value, scope)
-        elif isinstance(s, A.Assign):
-            self._assign(s, scope, fn)
-        elif isinstance(s, A.If):
-            dead = dead_branches(s, self.exprs.resolver(scope))
-            for i, (cond, body) in enumerate(s.branches):
-                emit(f"{'if' if i == 0 else 'elif'} {self.exprs.cond(cond, scope)}:", cond.span)
-                self._branch(body, dead[i], scope, fn, loops, context)
-            if s.orelse:
-                emit("else:", s.span)
-                self._branch(s.orelse, dead[-1], scope, fn, loops, context)
-        elif isinstance(s, A.For):
-            # Like the resumable form: the loop runs over the list as it was when it began. One level
-            # of copying is not enough (the body may change an inner list before the loop reaches
-            # it), nor may calls be trusted (a formula may return a field's own list). No copy is
-            # needed when the body cannot change that list (mutation.py).
-            self._for(s, scope, fn, loops, context)
-        elif isinstance(s, A.While):
-            loop = self._loop(s.span)
-            self.exprs.hoister.off += 1  # the condition is computed again at every pass ...
-            self.exprs.charges.begin()   # ... and its work is charged at every pass
-            emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
-            condition = self.exprs.charges.end()
-            self.exprs.hoister.off -= 1
-            self._loop_body(s, scope, fn, loops, context, loop, condition, scope)
-        elif isinstance(s, A.Break):
-            if not loops:
-                self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
-            elif loops[-1].native:
-                emit("break", s.span)
-            else:
-                emit(f"return {loops[-1].end}", s.span)
-        elif isinstance(s, A.Return):
-            self._return(s, scope, fn, context)
-        elif isinstance(s, A.Pass):
-            emit("pass", s.span)
-        elif isinstance(s, A.RunAbility):
-            call = self._run_ability(s, scope)
-            if call:
-                emit(call, s.span)
-        elif isinstance(s, A.ExprStmt):
-            self._bare_value(s, scope)
-        elif isinstance(s, A.Run):
-            args = self._run_args(s, scope)
-            if s.phase in self.phases:
-                self.regions[-1].runs[s.phase] += 1  # its work is charged here (budget.PhaseWork)
-                call = f"{self.phase_fn[s.phase]}{{}}(c{''.join(', ' + a for a in args)})"
-                if context == "agent" and s.phase in self.resumable:
-                    self._direct_call(call.format("_d"), s.span, fn)
-                else:
-                    emit(call.format(""), s.span)
-        elif isinstance(s, A.End):
-            code, t = self.exprs.expr(s.winners, scope)
-            if not assignable(list_of(SEAT), t):
-                self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}",
-                                 related=self.exprs.explain(s.winners.span, t))
-            emit(f"c.end({code})", s.span)
-        elif isinstance(s, A.Log):
-            self._log(s, scope, fn)
-        elif isinstance(s, A.Pay):
-            self._pay(s, scope, fn)
-        elif isinstance(s, A.Shuffle):
-            code, _ = self._list_target(s.target, scope, "shuffle")
-            # Shuffling costs a few draws of the generator per element, not one step.
-            emit(f"c.shuffle({self.exprs.counted(s.target, code, scope, Cost(3))})", s.span)
-        elif isinstance(s, A.Roll):
-            self._roll(s, scope, fn)
-        elif isinstance(s, A.Draw):
-            code, t = self._list_target(s.source, scope, "draw from")
-            self.exprs.charges.charge(SEARCH_STEPS)  # taking the first element moves the others
-            var = self._declare(s.var, t.elem, s.span, scope)
-            emit(f"{var} = _draw({code})", s.span)
-        elif isinstance(s, A.Add):
-            self._settle_type(s.target, s.value, scope, element=True)
-            code, t = self._list_target(s.target, scope, "add to")
-            value, vt = self._value(s.value, scope)
-            if not assignable(t.elem, vt):
-                self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}",
-                                 related=self.exprs.explain(s.value.span, vt))
-            if COUNT_WORK_ON() and (context in ("resumable", "agent") or not self._local(s.target, scope)):
-                # A list that outlives a decision could grow without end; a function's own list
-                # cannot grow more within a decision than the work budget allows.
-                emit(f"if len({code}) >= {R.LIST_LIMIT}: c.too_long()", s.span)
-            emit(f"{code}.append({value})", s.span)
-        elif isinstance(s, A.Remove):
-            code, t = self._list_target(s.target, scope, "remove from")
-            value, _ = self.exprs.expr(s.value, scope)
-            self.exprs.charges.charge(SEARCH_STEPS)  # searches the list
-            emit(f"_remove({code}, {value})", s.span)
-        elif isinstance(s, A.Keep):
-            self._keep(s, scope, fn, context)
-        elif isinstance(s, A.Choose) and context == "agent":
-            self._ask(s, scope, fn)
-        elif isinstance(s, A.Choose):
-            self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
-        else:  # pragma: no cover - the grammar has no other statements
+        """A statement that does not wait, by its kind (`_STATEMENTS` names each kind's method)."""
+        method = _STATEMENTS.get(type(s))
+        if method is None:  # pragma: no cover - the grammar has no other statements
             self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
+            return
+        getattr(self, method)(s, scope, fn, loops, context)
+
+    def _let(self, s: A.Let, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        code, t = self._value(s.value, scope, may_share=self._may_share(s.name, s.value, scope))
+        if t.kind == "none":
+            t = ANY
+        fn.emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
+        self.exprs.carry(scope.vars.get(s.name), s.value)
+        if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
+            scope.vars[s.name].open_type = True
+        if t.kind == "list" and s.name in scope.vars and s.name not in self.changed[-1]:
+            scope.vars[s.name].max_len = self.exprs.max_len(s.value, scope)
+
+    def _assign_stmt(self, s: A.Assign, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._assign(s, scope, fn)
+
+    def _if(self, s: A.If, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        dead = dead_branches(s, self.exprs.resolver(scope))
+        for i, (cond, body) in enumerate(s.branches):
+            fn.emit(f"{'if' if i == 0 else 'elif'} {self.exprs.cond(cond, scope)}:", cond.span)
+            self._branch(body, dead[i], scope, fn, loops, context)
+        if s.orelse:
+            fn.emit("else:", s.span)
+            self._branch(s.orelse, dead[-1], scope, fn, loops, context)
+
+    def _while(self, s: A.While, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        loop = self._loop(s.span)
+        self.exprs.hoister.off += 1  # the condition is computed again at every pass ...
+        self.exprs.charges.begin()   # ... and its work is charged at every pass
+        fn.emit(f"while {self.exprs.cond(s.cond, scope)}:", s.span)
+        condition = self.exprs.charges.end()
+        self.exprs.hoister.off -= 1
+        self._loop_body(s, scope, fn, loops, context, loop, condition, scope)
+
+    def _break(self, s: A.Break, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        if not loops:
+            self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
+        elif loops[-1].native:
+            fn.emit("break", s.span)
+        else:
+            fn.emit(f"return {loops[-1].end}", s.span)
+
+    def _return_stmt(self, s: A.Return, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._return(s, scope, fn, context)
+
+    def _pass(self, s: A.Pass, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        fn.emit("pass", s.span)
+
+    def _run_ability_stmt(self, s: A.RunAbility, scope: Scope, fn: _Function, loops: list[_Loop],
+                          context: str) -> None:
+        call = self._run_ability(s, scope)
+        if call:
+            fn.emit(call, s.span)
+
+    def _expr_stmt(self, s: A.ExprStmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._bare_value(s, scope)
+
+    def _run(self, s: A.Run, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        args = self._run_args(s, scope)
+        if s.phase in self.phases:
+            self.regions[-1].runs[s.phase] += 1  # its work is charged here (budget.PhaseWork)
+            call = f"{self.phase_fn[s.phase]}{{}}(c{''.join(', ' + a for a in args)})"
+            if context == "agent" and s.phase in self.resumable:
+                self._direct_call(call.format("_d"), s.span, fn)
+            else:
+                fn.emit(call.format(""), s.span)
+
+    def _end(self, s: A.End, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        code, t = self.exprs.expr(s.winners, scope)
+        if not assignable(list_of(SEAT), t):
+            self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}",
+                             related=self.exprs.explain(s.winners.span, t))
+        fn.emit(f"c.end({code})", s.span)
+
+    def _log_stmt(self, s: A.Log, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._log(s, scope, fn)
+
+    def _pay_stmt(self, s: A.Pay, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._pay(s, scope, fn)
+
+    def _shuffle(self, s: A.Shuffle, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        code, _ = self._list_target(s.target, scope, "shuffle")
+        # Shuffling costs a few draws of the generator per element, not one step.
+        fn.emit(f"c.shuffle({self.exprs.counted(s.target, code, scope, Cost(3))})", s.span)
+
+    def _roll_stmt(self, s: A.Roll, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._roll(s, scope, fn)
+
+    def _draw(self, s: A.Draw, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        code, t = self._list_target(s.source, scope, "draw from")
+        self.exprs.charges.charge(SEARCH_STEPS)  # taking the first element moves the others
+        var = self._declare(s.var, t.elem, s.span, scope)
+        fn.emit(f"{var} = _draw({code})", s.span)
+
+    def _add(self, s: A.Add, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._settle_type(s.target, s.value, scope, element=True)
+        code, t = self._list_target(s.target, scope, "add to")
+        value, vt = self._value(s.value, scope)
+        if not assignable(t.elem, vt):
+            self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}",
+                             related=self.exprs.explain(s.value.span, vt))
+        if COUNT_WORK_ON() and (context in ("resumable", "agent") or not self._local(s.target, scope)):
+            # A list that outlives a decision could grow without end; a function's own list
+            # cannot grow more within a decision than the work budget allows.
+            fn.emit(f"if len({code}) >= {R.LIST_LIMIT}: c.too_long()", s.span)
+        fn.emit(f"{code}.append({value})", s.span)
+
+    def _remove(self, s: A.Remove, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        code, t = self._list_target(s.target, scope, "remove from")
+        value, _ = self.exprs.expr(s.value, scope)
+        self.exprs.charges.charge(SEARCH_STEPS)  # searches the list
+        fn.emit(f"_remove({code}, {value})", s.span)
+
+    def _keep_stmt(self, s: A.Keep, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        self._keep(s, scope, fn, context)
+
+    def _choose_here(self, s: A.Choose, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
+        """A `choose` in a function that cannot wait: only the bots' direct path asks there."""
+        if context == "agent":
+            self._ask(s, scope, fn)
+        else:
+            self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
 
     def _roll(self, s: A.Roll, scope: Scope, fn: _Function) -> None:
         """`roll face from die`, or `roll 2 faces from die` (a list of that many draws)."""
@@ -349,6 +369,10 @@ class StatementsMixin(BudgetMixin):
         self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
         waits = context == "agent" and self._suspends(s)  # charged per pass, as its waiting form
         size = None if waits else self.exprs.size_of(s.iter, it, scope)
+        # Like the resumable form: the loop runs over the list as it was when it began. One level
+        # of copying is not enough (the body may change an inner list before the loop reaches
+        # it), nor may calls be trusted (a formula may return a field's own list). No copy is
+        # needed when the body cannot change that list (mutation.py).
         if self.mutations.loop_needs_copy(s, t.kind == "list" and flat(t.elem)) and not _fresh(s.iter, t):
             it = copy_code(it, t)
         loop = self._loop(s.span)
@@ -594,3 +618,14 @@ class StatementsMixin(BudgetMixin):
                                  related=self.exprs.explain(s.to.span, t))
         seat_code = " + ".join(seats) if seats else "[]"
         return f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})"
+
+
+# Each statement that does not wait, by its kind: the StatementsMixin method that checks and
+# generates it.
+_STATEMENTS: dict[type[A.Stmt], str] = {
+    A.Let: "_let", A.Assign: "_assign_stmt", A.If: "_if", A.For: "_for", A.While: "_while",
+    A.Break: "_break", A.Return: "_return_stmt", A.Pass: "_pass", A.RunAbility: "_run_ability_stmt",
+    A.ExprStmt: "_expr_stmt", A.Run: "_run", A.End: "_end", A.Log: "_log_stmt", A.Pay: "_pay_stmt",
+    A.Shuffle: "_shuffle", A.Roll: "_roll_stmt", A.Draw: "_draw", A.Add: "_add", A.Remove: "_remove",
+    A.Keep: "_keep_stmt", A.Choose: "_choose_here",
+}
