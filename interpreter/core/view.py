@@ -39,10 +39,23 @@ def reveals_nothing(shown: Any) -> bool:
 
 def _blank(type_text: str) -> Any:
     """A harmless stand-in of the field's type for something the seat may not see."""
+    blank = _BLANKS.get(type_text, _UNKNOWN)
+    if blank is _UNKNOWN:
+        blank = _BLANKS[type_text] = _blank_of(type_text)
+    # A fresh container each time: a masked copy's lists are its own.
+    return [] if blank is _LIST else {} if blank is _MAP else blank
+
+
+def _blank_of(type_text: str) -> Any:
     if type_text.endswith("?"):
         return None
-    return {"int": 0, "bool": False, "str": ""}.get(type_text, [] if type_text.startswith("list") else
-                                                   {} if type_text.startswith("map") else None)
+    return {"int": 0, "bool": False, "str": ""}.get(type_text, _LIST if type_text.startswith("list") else
+                                                   _MAP if type_text.startswith("map") else None)
+
+
+# Each type's blank, read once per type text (a bot masks a state at every position it judges).
+_BLANKS: dict[str, Any] = {}
+_UNKNOWN, _LIST, _MAP = object(), object(), object()
 
 
 def _masked(f: FieldSpec, value: Any) -> Any:
@@ -55,7 +68,10 @@ def _masked(f: FieldSpec, value: Any) -> Any:
 def _blank_shape(elem_type: str, value: list[Any]) -> list[Any]:
     if elem_type.startswith("list["):
         return [_blank_shape(elem_type[len("list["):-1], v) if isinstance(v, list) else None for v in value]
-    return [_blank(elem_type) for _ in value]
+    blank = _blank(elem_type)
+    if isinstance(blank, (list, dict)):
+        return [_blank(elem_type) for _ in value]
+    return [blank] * len(value)  # an immutable blank may be shared
 
 
 def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
