@@ -23,6 +23,7 @@ if str(ROOT) not in sys.path:  # the benchmarks run as scripts from the reposito
 
 from interpreter.agents import bot_seed, make_agent  # noqa: E402
 from interpreter.agents.custom import is_custom, load_player  # noqa: E402
+from interpreter.agents.value import ValueFileError, learned_value  # noqa: E402
 from interpreter.core.engine import Engine  # noqa: E402
 from interpreter.load.loader import load_game  # noqa: E402
 
@@ -54,6 +55,7 @@ class Outcome:
     shared: bool
     score: int | None
     cpu: list[float] = field(default_factory=list)   # the bot's CPU seconds, decision by decision
+    load: float = 0.0     # CPU seconds reading the game's trained value, in the first game of a process
 
 
 def default_against(game: str) -> str:
@@ -83,6 +85,17 @@ def _engine(game: str, variant: str | None) -> Engine:
     return found
 
 
+def _read_value(engine: Engine) -> float:
+    """Read the game's trained value now (once per process and engine), so that no decision is
+    charged for it: the CPU seconds it took (0 when already read, or when the game has none)."""
+    start = time.process_time()
+    try:
+        learned_value(engine)
+    except ValueFileError:
+        pass
+    return time.process_time() - start
+
+
 def play(match: Match, index: int) -> Outcome:
     """Game `index` of the match."""
     engine = _engine(match.game, match.variant)
@@ -90,6 +103,7 @@ def play(match: Match, index: int) -> Outcome:
     seat_of_bot = index % match.players
     agents = [make_agent(match.bot if s == seat_of_bot else match.against, bot_seed(seed, s))
               for s in range(match.players)]
+    load = _read_value(engine)
     state = engine.new_game(match.players, seed)
     cpu: list[float] = []
     while state["result"] is None and state["decisions"] < match.cap:
@@ -106,7 +120,7 @@ def play(match: Match, index: int) -> Outcome:
     field_name = engine.game.score_field
     score = int(state["seat"][field_name][seat_of_bot]) if field_name else None
     return Outcome(index, seat_of_bot, result is not None, seat_of_bot in winners,
-                   seat_of_bot in winners and len(winners) > 1, score, cpu)
+                   seat_of_bot in winners and len(winners) > 1, score, cpu, load)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -139,8 +153,16 @@ def summary(match: Match, outcomes: list[Outcome]) -> dict[str, Any]:
         if scored else None,
         "decisions": len(cpu),
         "cpu_ms_per_decision": {"median": round(statistics.median(ms), 3) if ms else None,
+                                "p99": round(_percentile(ms, 0.99), 3) if ms else None,
                                 "max": round(max(ms), 3) if ms else None},
+        "cpu_ms_reading_value": round(1000 * max((o.load for o in outcomes), default=0.0), 3),
     }
+
+
+def _percentile(values: list[float], q: float) -> float:
+    """The value below which a share q of `values` lie (the nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
 def lines(data: dict[str, Any]) -> list[str]:
@@ -162,6 +184,7 @@ def lines(data: dict[str, Any]) -> list[str]:
         out.append(f"  the bot's seat ended at a score <= 0 in {100 * data['score_at_most_zero']:.1f} % of games")
     cpu = data["cpu_ms_per_decision"]
     if cpu["median"] is not None:
-        out.append(f"  the bot's CPU per decision: median {cpu['median']:.2f} ms, max {cpu['max']:.2f} ms "
-                   f"({data['decisions']} decisions)")
+        out.append(f"  the bot's CPU per decision: median {cpu['median']:.2f} ms, 99th percentile {cpu['p99']:.2f} ms, "
+                   f"max {cpu['max']:.2f} ms ({data['decisions']} decisions; reading the game's trained value "
+                   f"before the first took {data['cpu_ms_reading_value']:.0f} ms, once per process)")
     return out

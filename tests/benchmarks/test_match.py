@@ -12,10 +12,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_match  # noqa: E402
-from interpreter.agents import make_agent  # noqa: E402
+from interpreter.agents import make_agent, value as value_module  # noqa: E402
 from interpreter.core.engine import Engine  # noqa: E402
 from interpreter.load.loader import load_game  # noqa: E402
-from matches import Match, summary, wilson  # noqa: E402
+from matches import Match, _percentile, _read_value, summary, wilson  # noqa: E402
 
 PLANNER = f"{BENCH / 'scripted' / 'downtown.py'}:Planner"
 
@@ -47,6 +47,17 @@ def test_the_printed_figures_end_with_a_json_line(capsys: pytest.CaptureFixture[
     data = json.loads(out[-1])
     assert data["against"] == PLANNER and data["games"] == 2 and 0 <= data["score_at_most_zero"] <= 1
     assert any(line.startswith("  wins ") and "95 % Wilson" in line for line in out)
+
+
+def test_the_trained_value_is_read_before_any_decision_is_timed() -> None:
+    # Reading the file costs tens of milliseconds once per process: charged to the first decision,
+    # it made the match's "max per decision" a figure of the loading, not of the bot.
+    engine = Engine(load_game("downtown"))
+    assert engine not in value_module._LOADED
+    _read_value(engine)
+    assert isinstance(value_module._LOADED[engine], value_module.LearnedValue)   # kept with the engine
+    assert _percentile([float(k) for k in range(1, 101)], 0.99) == 99.0
+    assert _percentile([5.0], 0.99) == 5.0
 
 
 def test_a_wrong_scripted_player_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
