@@ -1,6 +1,6 @@
 # Everything the project needs is installed here, into .venv: `make play` installs only what playing
 # needs (the core dependencies); `make test` and the other targets add the rest (the test tools, Ray,
-# OpenSpiel, Optuna, PettingZoo, the language server, matplotlib).
+# OpenSpiel, PyTorch's CPU build, Optuna, PettingZoo, the language server, matplotlib).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,9 +18,9 @@ $(PLAY_STAMP): pyproject.toml
 	@touch $@
 
 $(STAMP): $(PLAY_STAMP)
-	@echo "setting up .venv for the tests (first time, about 4 min: test tools, Ray, OpenSpiel, Optuna,"
-	@echo "PettingZoo, the language server and matplotlib, some 800 MB)..."
-	@$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune,lsp,rl]'
+	@echo "setting up .venv for the tests (first time, about 4.5 min: test tools, Ray, OpenSpiel, PyTorch,"
+	@echo "Optuna, PettingZoo, the language server and matplotlib, some 1.7 GB)..."
+	@$(BIN)/python -m pip install --quiet -e '.[dev,report,ray,tune,lsp,rl,rl-deep]'
 	@# The report test opens pages in headless Chromium (Debian's package); CI runs as root.
 	@command -v chromium >/dev/null || (echo "setting up chromium for the report page test..." && apt-get update -qq \
 	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \

@@ -1,7 +1,9 @@
-"""Every shipped game folder is installed, and setuptools is told about each (no warnings at `make play`)."""
+"""Every shipped game folder is installed, and setuptools is told about each (no warnings at `make play`);
+`make test` installs every extra."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -34,3 +36,13 @@ def test_harbour_is_installed_with_its_files() -> None:
         files = [f for f in (ROOT / folder).iterdir() if f.is_file()]
         assert files and all(any(f.match(p) for p in config["package-data"][package]) for f in files), folder
     assert config["package-dir"]["cityrules_examples.harbour"] == "examples/harbour"
+
+
+def test_make_test_installs_every_extra_and_torch_is_pinned_exactly() -> None:
+    # The tests import every extra's packages (none skips when one is missing), so `make test` installs
+    # them all. torch is pinned to the CPU build on the project's machines: a range could fetch a CUDA
+    # build of several GB.
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    installed = re.findall(r"pip install --quiet -e '\.\[([\w,-]+)\]'", (ROOT / "Makefile").read_text())
+    assert len(installed) == 1 and sorted(installed[0].split(",")) == sorted(extras)
+    assert [r for reqs in extras.values() for r in reqs if re.match(r"torch\b", r)] == ["torch==2.13.0"]
