@@ -1,4 +1,5 @@
-"""Without the `rl` extra, importing a research interface says in one line what to install."""
+"""Without the `rl` extra, importing a research interface says in one line what to install; without
+the `rl-deep` extra (PyTorch), the research interfaces work all the same."""
 
 from __future__ import annotations
 
@@ -30,3 +31,15 @@ def test_the_error_is_a_module_not_found_error() -> None:
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.stdout.strip() == ("pyspiel | the research interfaces need pyspiel, which is not installed: "
                                   "pip install 'cityrules[rl]'")
+
+
+def test_the_research_interfaces_run_without_torch() -> None:
+    # PyTorch comes with the rl-deep extra only (OpenSpiel's deep agents): `cityrules[rl]` must do without it.
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "from open_spiel.python import rl_environment\n"
+            "from interpreter.adapters import openspiel, pettingzoo\n"
+            "pettingzoo.env('downtown', players=4).reset(seed=1)\n"
+            "print(rl_environment.Environment(openspiel.load('downtown')).reset().first())")
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "True"

@@ -192,8 +192,8 @@ def test_a_seats_own_answers_show_in_its_information_state_tensor_only() -> None
 
 
 def test_openspiels_rl_environment_trains_a_q_learner_on_downtown() -> None:
-    # OpenSpiel's entry to its learning agents; its deep agents (DQN, policy gradient) need PyTorch or
-    # JAX, which the rl extra does not install: the tabular Q-learner reads the same time steps.
+    # OpenSpiel's entry to its learning agents, with the one that needs no PyTorch (the rl extra alone);
+    # test_openspiel_learning.py trains its PyTorch DQN (the rl-deep extra) on the same time steps.
     from open_spiel.python import rl_environment, rl_tools
     from open_spiel.python.algorithms import tabular_qlearner
 
