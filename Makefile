@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_downtown.py
 	$(BIN)/python benchmarks/bench_games.py
 	$(BIN)/python benchmarks/bench_adapters.py
+	$(BIN)/python benchmarks/bench_rl_agent.py
 	$(BIN)/python benchmarks/bench_lsp.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_edit_loop.py
