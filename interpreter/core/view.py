@@ -20,7 +20,30 @@ def _seat_value(f: FieldSpec, owner: int, seat: int | None, value: Any) -> Any:
 
 def _hidden(f: FieldSpec, value: Any) -> Any:
     """What a seat that may not see the field gets: HIDDEN, or only the list's shape when its size is public."""
-    return shape(value) if f.public_size else HIDDEN
+    if not f.public_size:
+        return HIDDEN
+    depth = _depth(f.type_text)
+    if depth == 1 and type(value) is list:
+        return [HIDDEN] * len(value)
+    if depth == 2 and type(value) is list:
+        return [[HIDDEN] * len(v) if type(v) is list else HIDDEN for v in value]
+    return shape(value)
+
+
+_DEPTHS: dict[str, int] = {}
+
+
+def _depth(type_text: str) -> int:
+    """How deep a field's lists nest when the elements at the bottom are never lists (0: not known so)."""
+    depth = _DEPTHS.get(type_text)
+    if depth is None:
+        elem, depth = type_text, 0
+        while elem.startswith("list[") and elem.endswith("]"):
+            elem, depth = elem[len("list["):-1].removesuffix("?"), depth + 1
+        if not elem.isidentifier() or elem in ("any", "tuple", "list", "map"):
+            depth = 0
+        _DEPTHS[type_text] = depth
+    return depth
 
 
 def shape(value: Any) -> Any:
@@ -163,8 +186,8 @@ def visible_fields(engine: Engine, state: dict[str, Any], seat: int | None) -> S
     each by field name, hidden values as in `view` (which adds the decision, the log and the result)."""
     game = engine.game
     n = state["seats"]
-    seats = {f.name: [_seat_value(f, i, seat, state["seat"][f.name][i]) for i in range(n)]
-             for f in game.seat_fields}
+    seats = {f.name: list(state["seat"][f.name]) if f.visible == "all" else
+             [_seat_value(f, i, seat, state["seat"][f.name][i]) for i in range(n)] for f in game.seat_fields}
     glob = {f.name: state["global"][f.name] if f.visible == "all" else _hidden(f, state["global"][f.name])
             for f in game.global_fields}
     nodes = {f.name: state["node"][f.name] if f.visible == "all" else _hidden_column(f, state["node"][f.name])
