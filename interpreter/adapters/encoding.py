@@ -45,8 +45,13 @@ from ..core.view import HIDDEN, Shown
 
 # Writes a value into its (zeroed) slots; `me` is the observing seat (seat values are counted from it).
 Writer = Callable[[Any, np.ndarray, int], None]
+# Brings the slots at `base` from the encoding of `old` (_UNSET: not known) to that of the value:
+# (value, old, out, base, me).
+Update = Callable[[Any, Any, np.ndarray, int, int], None]
 Reader = Callable[[Shown, int], Any]
 _UNSET = object()
+# How a part's slots are shared between seats (see TensorEncoder.encode).
+_SHARED, _TURNED, _OWN = 0, 1, 2
 _SCALARS = (int, bool, str, float, type(None))
 
 
@@ -134,47 +139,81 @@ class TensorEncoder:
         self.names += [f"waiting:{k}" for k in range(players)] + [f"answered:{k}" for k in range(players)]
         self.names += ["decision:not_asked"] + [f"decision:{s.var}" for s in engine.program.chooses]
         self.header = len(self.names)
-        # reader, writer, start, width, and for a node or item column the width of one entry (0 for a field)
-        self.parts: list[tuple[Reader, Writer, int, int, int]] = []
+        # Per sharing (_SHARED, _TURNED, _OWN): (index among its parts, reader, update, start, width).
+        self.parts: tuple[list[tuple[int, Reader, Update, int, int]], ...] = ([], [], [])
         for f in game.global_fields:
-            self._part(f"global.{f.name}", _reader(1, f.name), world.global_fields[f.name].type, f.initial,
-                       f.visible != "all")
+            t = world.global_fields[f.name].type
+            self._part(f"global.{f.name}", _reader(1, f.name), t, f.initial, f.visible != "all",
+                       [f"global.{f.name}"], _OWN if _uses_seat(t) else _SHARED)
         for f in game.seat_fields:
-            self._column(f"seat.{f.name}", _seat_reader(f.name), world.seat_fields[f.name].type, f.initial,
-                         f.visible != "all", [f"seat.{f.name}[+{offset}]" for offset in range(players)])
+            t = world.seat_fields[f.name].type
+            turned = f.visible != "owner" and not _uses_seat(t)
+            self._part(f"seat.{f.name}", _reader(0, f.name) if turned else _seat_reader(f.name), t, f.initial,
+                       f.visible != "all", [f"seat.{f.name}[+{offset}]" for offset in range(players)],
+                       _TURNED if turned else _OWN, column=True)
         for f in game.node_fields:
-            self._column(f"node.{f.name}", _reader(2, f.name), world.node_fields[f.name].type, f.initial,
-                         f.visible != "all", [f"node.{f.name}[{n}]" for n in world.node_ids])
+            t = world.node_fields[f.name].type
+            self._part(f"node.{f.name}", _reader(2, f.name), t, f.initial, f.visible != "all",
+                       [f"node.{f.name}[{n}]" for n in world.node_ids], _OWN if _uses_seat(t) else _SHARED,
+                       column=True)
         for kind, fields in game.component_fields.items():
             for f in fields:
-                self._column(f"item.{kind}.{f.name}", _item_reader(kind, f.name), world.components[kind].fields[f.name].type,
-                             f.initial, f.visible != "all", [f"item.{kind}.{f.name}[{i}]" for i in world.components[kind].ids])
+                t = world.components[kind].fields[f.name].type
+                self._part(f"item.{kind}.{f.name}", _item_reader(kind, f.name), t, f.initial, f.visible != "all",
+                           [f"item.{kind}.{f.name}[{i}]" for i in world.components[kind].ids],
+                           _OWN if _uses_seat(t) else _SHARED, column=True)
         self.option_start = len(self.names)
         self.names += [f"option:{k}" for k in range(max_actions)]
         self.size = len(self.names)
         self.option_writers = [self._option_writer(i, spec.elem) for i, spec in enumerate(engine.program.chooses)]
-        # Per seat: the last value each part encoded, and the tensor they gave.
+        self._layout()
+
+    def _layout(self) -> None:
+        """What `encode` needs to put a seat's tensor together from the shared and its own slots."""
+        # The slots shared by every seat: their values last encoded, their slots, and the moment they were
+        # encoded at (see `encode`).
+        self._shared_seen: list[Any] = [_UNSET] * (len(self.parts[_SHARED]) + len(self.parts[_TURNED]))
+        self._shared = np.zeros(self.size, np.float32)
+        self._moment: object = None
+        # A turned part holds its seats in seat order; seat s reads them from its own seat on.
+        n = self.players
+        to: list[int] = []
+        froms: list[list[int]] = [[] for _ in range(n)]
+        for _, _, _, start, width in self.parts[_TURNED]:
+            entry = width // n
+            for j in range(n):
+                for k in range(entry):
+                    to.append(start + j * entry + k)
+                    for s in range(n):
+                        froms[s].append(start + (s + j) % n * entry + k)
+        self._turn_to = np.array(to, np.intp)
+        self._turn_from = [np.array(f, np.intp) for f in froms]
+        runs: list[list[int]] = []
+        for _, _, _, start, width in sorted(self.parts[_OWN], key=lambda part: part[3]):
+            if runs and runs[-1][1] == start:
+                runs[-1][1] = start + width
+            else:
+                runs.append([start, start + width])
+        self._own_runs = [(a, b) for a, b in runs]
+        # Per seat: the last value each of its own parts encoded, and their slots.
         self._last: dict[int, tuple[list[Any], np.ndarray]] = {}
 
     # ------------------------------------------------------------ layout
-    def _part(self, key: str, read: Reader, t: Type, initial: Any, may_hide: bool, label: str | None = None) -> None:
-        width, write = self._writer(key, t, initial)
+    def _part(self, key: str, read: Reader, t: Type, initial: Any, may_hide: bool, labels: list[str], sharing: int,
+              column: bool = False) -> None:
+        """A field's slots: one entry, or one per seat, node or item (a column hidden whole hides each entry)."""
+        width, write, update = self._writer(key, t, initial)
         if may_hide:
             write, width = _hideable(write), width + 3
-        start = len(self.names)
-        label = label or key
-        self.names += [label] if width == 1 else [f"{label}#{k}" for k in range(width)]
-        self.parts.append((read, write, start, width, 0))
-
-    def _column(self, key: str, read: Reader, t: Type, initial: Any, may_hide: bool, labels: list[str]) -> None:
-        """A node or item field: one part per entry, encoded together (a column hidden whole hides each entry)."""
-        width, write = self._writer(key, t, initial)
-        if may_hide:
-            write, width = _hideable(write), width + 3
+            update = _rewrite(write, width)
         start = len(self.names)
         for label in labels:
             self.names += [label] if width == 1 else [f"{label}#{k}" for k in range(width)]
-        self.parts.append((read, write, start, width * len(labels), width))
+        if column:
+            update = _column_update(write, update, width, len(labels))
+        parts = self.parts[sharing]
+        index = len(parts) if sharing == _OWN else len(self.parts[_SHARED]) + len(self.parts[_TURNED])
+        parts.append((index, read, update, start, width * len(labels)))
 
     def _domain(self, key: str, t: Type) -> tuple[int, Callable[[Any, int], int]] | None:
         """The number of one-hot slots for a scalar type (slot 0: none) and the slot of a value; None for numbers."""
@@ -193,7 +232,9 @@ class TensorEncoder:
             return other + 1, lambda v, me: 0 if v is None else vocab.get(v, other)
         return None
 
-    def _writer(self, key: str, t: Type, initial: Any) -> tuple[int, Writer]:
+    def _writer(self, key: str, t: Type, initial: Any) -> tuple[int, Writer, Update]:
+        """The width of a value of type t, how to write it into zeroed slots, and how to bring its slots
+        from an old value's encoding to a new one's (only the slots that change, where that is cheap)."""
         kind = t.kind
         if kind == "list":
             leaf = t.args[0]
@@ -202,34 +243,68 @@ class TensorEncoder:
             domain = self._domain(key, leaf)
             if domain is not None:
                 size, slot = domain
-                return 2 + size, lambda v, out, me: _counts(v, slot, out, me)
-            return 2, _numbers
+
+                def write_counts(v: Any, out: np.ndarray, me: int) -> None:
+                    _counts(v, slot, out, me)
+                return 2 + size, write_counts, _rewrite(write_counts, 2 + size)
+            return 2, _numbers, _rewrite(_numbers, 2)
         if kind == "map":
             if isinstance(initial, dict) and initial:
-                keys = sorted(initial, key=str)
-                inner = [self._writer(key, t.args[1], initial[k]) for k in keys]
-                starts = np.cumsum([1] + [w for w, _ in inner]).tolist()
-
-                def write_map(v: Any, out: np.ndarray, me: int) -> None:
-                    if not isinstance(v, dict):
-                        return
-                    out[0] = len(v)
-                    for k, (w, inner_write), at in zip(keys, inner, starts):
-                        if k in v:
-                            inner_write(v[k], out[at:at + w], me)
-                return starts[-1], write_map
-            return 1, lambda v, out, me: out.__setitem__(0, len(v) if isinstance(v, dict) else 0)
+                return self._map_writer(key, t, initial)
+            return _whole(1, lambda v, out, me: out.__setitem__(0, len(v) if isinstance(v, dict) else 0))
         if kind == "int":
             if t.nullable:
-                return 2, _nullable_number
-            return 1, _number
+                return _whole(2, _nullable_number)
+            return 1, _number, _update_number
         if kind == "bool":
-            return 1, lambda v, out, me: out.__setitem__(0, 1.0 if v is True else 0.0)
+            return 1, _flag, _update_flag
         domain = self._domain(key, t)
         if domain is not None:
             size, slot = domain
-            return size, lambda v, out, me: out.__setitem__(slot(v, me), 1.0)
-        return 1, lambda v, out, me: out.__setitem__(0, 0.0 if v is None else 1.0)
+
+            def write_hot(v: Any, out: np.ndarray, me: int) -> None:
+                out[slot(v, me)] = 1.0
+
+            def update_hot(v: Any, old: Any, out: np.ndarray, base: int, me: int) -> None:
+                if old is _UNSET:
+                    out[base:base + size] = 0.0
+                else:
+                    out[base + slot(old, me)] = 0.0
+                out[base + slot(v, me)] = 1.0
+            return size, write_hot, update_hot
+        return _whole(1, lambda v, out, me: out.__setitem__(0, 0.0 if v is None else 1.0))
+
+    def _map_writer(self, key: str, t: Type, initial: dict[Any, Any]) -> tuple[int, Writer, Update]:
+        """A map with keys known from its initial value: its length, then one part per key (sorted)."""
+        keys = sorted(initial, key=str)
+        inner = [self._writer(key, t.args[1], initial[k]) for k in keys]
+        starts = np.cumsum([1] + [w for w, _, _ in inner]).tolist()
+        width = starts[-1]
+
+        def write_map(v: Any, out: np.ndarray, me: int) -> None:
+            if not isinstance(v, dict):
+                return
+            out[0] = len(v)
+            for k, (w, inner_write, _), at in zip(keys, inner, starts):
+                if k in v:
+                    inner_write(v[k], out[at:at + w], me)
+
+        def update_map(v: Any, old: Any, out: np.ndarray, base: int, me: int) -> None:
+            if not isinstance(v, dict) or not isinstance(old, dict):
+                segment = out[base:base + width]
+                segment[:] = 0.0
+                write_map(v, segment, me)
+                return
+            out[base] = len(v)
+            for k, (w, _, inner_update), at in zip(keys, inner, starts):
+                now, was = v.get(k, _UNSET), old.get(k, _UNSET)
+                if now == was and type(now) is type(was):
+                    continue
+                if now is _UNSET:
+                    out[base + at:base + at + w] = 0.0
+                else:
+                    inner_update(now, was, out, base + at, me)
+        return width, write_map, update_map
 
     def _option_writer(self, spec: int, t: Type) -> Callable[[Any, int], float]:
         """An option's value as one number: a seat, node or item its index + 1 (seats from the observer),
@@ -254,16 +329,45 @@ class TensorEncoder:
         return out
 
     def encode(self, shown: Shown, seat: int, decisions: int, over: bool, pending: dict[str, Any] | None,
-               options: Sequence[Any] | None, chance_steps: int = 0) -> np.ndarray:
+               options: Sequence[Any] | None, chance_steps: int = 0, moment: object = None) -> np.ndarray:
         """The tensor of what `seat` sees: its visible fields (`view.visible_fields` of the seat), the public
         facts of the open decision (`pending`: who is waited for, who has answered; and its spec, read
         only when the seat is asked) and the values of the seat's own options (None when it is not asked).
-        A new array each call."""
+        A new array each call.
+
+        The parts every seat sees alike (a field that is not a seat's, or a seat field shown to all, whose
+        value names no seat) are encoded once for all seats; `moment`, when given, names the state: a
+        later call with the same moment is of the same, unchanged state, and does not look at them again.
+        """
+        shared = self._shared
+        if moment is None or moment != self._moment:
+            seen = self._shared_seen
+            for parts in self.parts[:_OWN]:
+                for i, read, update, start, _ in parts:
+                    value = read(shown, seat)
+                    before = seen[i]
+                    if value == before and type(value) is type(before):
+                        continue
+                    update(value, before, shared, start, seat)
+                    seen[i] = _copy(value)
+        self._moment = moment
         last = self._last.get(seat)
         if last is None:
-            last = ([_UNSET] * len(self.parts), np.zeros(self.size, np.float32))
+            last = ([_UNSET] * len(self.parts[_OWN]), np.zeros(self.size, np.float32))
             self._last[seat] = last
-        seen, out = last
+        seen, own = last
+        for i, read, update, start, _ in self.parts[_OWN]:
+            value = read(shown, seat)
+            before = seen[i]
+            if value == before and type(value) is type(before):
+                continue
+            update(value, before, own, start, seat)
+            seen[i] = _copy(value)
+        out = shared.copy()
+        if seat and len(self._turn_to):
+            out[self._turn_to] = shared[self._turn_from[seat]]
+        for a, b in self._own_runs:
+            out[a:b] = own[a:b]
         n = self.players
         head = [0.0] * self.header
         head[0], head[1], head[2], head[5] = n, decisions, float(over), chance_steps
@@ -278,25 +382,12 @@ class TensorEncoder:
         else:
             head[6 + 2 * n] = 1.0
         out[:self.header] = head
-        for i, (read, write, start, width, entry) in enumerate(self.parts):
-            value = read(shown, seat)
-            before = seen[i]
-            if value == before and type(value) is type(before):
-                continue
-            if entry:
-                seen[i] = _write_column(value, before, write, out, start, width, entry, seat)
-            else:
-                segment = out[start:start + width]
-                segment[:] = 0.0
-                write(value, segment, seat)
-                seen[i] = _copy(value)
-        at = self.option_start
-        out[at:] = 0.0
         if options:
             code = self.option_writers[pending["spec"]] if pending is not None else _option_number
             codes = [code(value, seat) for value in options[:self.max_actions]]
+            at = self.option_start
             out[at:at + len(codes)] = codes
-        return out.copy()
+        return out
 
 
 def _reader(at: int, name: str) -> Reader:
@@ -317,24 +408,45 @@ def _item_reader(kind: str, name: str) -> Reader:
     return lambda shown, seat: shown[3][kind][name]
 
 
-def _write_column(column: Any, before: Any, write: Writer, out: np.ndarray, start: int, width: int, entry: int,
-                  me: int) -> list[Any]:
-    """Encode the entries of a seat, node or item column that changed since `before` (all of them after a
-    change of shape: a column hidden whole stands for each of its entries); the column as now encoded."""
-    count = width // entry
-    entries = column if isinstance(column, list) else [column] * count
-    olds = before if isinstance(before, list) and isinstance(column, list) else [_UNSET] * count
-    kept = list(olds)
-    for j in range(count):
-        value = entries[j]
-        old = olds[j]
-        if value == old and type(value) is type(old):
-            continue
-        segment = out[start + j * entry:start + (j + 1) * entry]
+def _uses_seat(t: Type) -> bool:
+    """Whether a value of type t may name a seat (its encoding then depends on the observing seat)."""
+    return t.kind == "seat" or any(_uses_seat(a) for a in t.args)
+
+
+def _rewrite(write: Writer, width: int) -> Update:
+    """The update that zeroes the slots and writes the value again."""
+
+    def update(value: Any, old: Any, out: np.ndarray, base: int, me: int) -> None:
+        segment = out[base:base + width]
         segment[:] = 0.0
         write(value, segment, me)
-        kept[j] = _copy(value)
-    return kept
+
+    return update
+
+
+def _whole(width: int, write: Writer) -> tuple[int, Writer, Update]:
+    return width, write, _rewrite(write, width)
+
+
+def _column_update(write: Writer, update: Update, entry: int, count: int) -> Update:
+    """The update of a seat, node or item column: only its entries that changed, each with `update`
+    (every entry written again after a change of shape: a column hidden whole stands for each entry)."""
+    width = entry * count
+
+    def update_column(column: Any, before: Any, out: np.ndarray, base: int, me: int) -> None:
+        if isinstance(column, list) and isinstance(before, list):
+            for j, (value, old) in enumerate(zip(column, before)):
+                if value == old and type(value) is type(old):
+                    continue
+                update(value, old, out, base + j * entry, me)
+            return
+        segment = out[base:base + width]
+        segment[:] = 0.0
+        entries = column if isinstance(column, list) else [column] * count
+        for j in range(count):
+            write(entries[j], segment[j * entry:(j + 1) * entry], me)
+
+    return update_column
 
 
 def _hideable(inner: Writer) -> Writer:
@@ -354,6 +466,18 @@ def _hideable(inner: Writer) -> Writer:
 def _number(v: Any, out: np.ndarray, me: int) -> None:
     if type(v) is int or type(v) is float:
         out[0] = v
+
+
+def _update_number(v: Any, old: Any, out: np.ndarray, base: int, me: int) -> None:
+    out[base] = v if type(v) is int or type(v) is float else 0.0
+
+
+def _flag(v: Any, out: np.ndarray, me: int) -> None:
+    out[0] = 1.0 if v is True else 0.0
+
+
+def _update_flag(v: Any, old: Any, out: np.ndarray, base: int, me: int) -> None:
+    out[base] = 1.0 if v is True else 0.0
 
 
 def _nullable_number(v: Any, out: np.ndarray, me: int) -> None:

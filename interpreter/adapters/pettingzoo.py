@@ -126,7 +126,7 @@ class _Table:
                        "answered": [s for s, d in zip(p["seats"], p["done"]) if d]}
         options = self.own_options(seat)
         tensor = self.encoder.encode(visible_fields(self.engine, state, seat), seat, state["decisions"],
-                                     state["result"] is not None, pending, options)
+                                     state["result"] is not None, pending, options, moment=self.moves)
         if self.observation == "dict":
             mask = np.zeros(self.max_actions, np.int8)
             if options:
