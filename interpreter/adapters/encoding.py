@@ -1,7 +1,7 @@
 """One seat's view as a fixed-length tensor of floats, laid out from the game's declared field types.
 
-Only what the seat sees is read: the fields come from `interpreter.core.view.visible_fields` of
-the observing seat, where a field it may not see is HIDDEN (or only the shape of its lists, when
+Only what the seat sees is read: the fields come from `interpreter.core.view.field_readers` (each
+field as `view.visible_fields` gives it) for the observing seat, where a field it may not see is HIDDEN (or only the shape of its lists, when
 its size is public), and the options are the seat's own. The layout (`TensorEncoder.names` says
 which slot is which):
 
@@ -41,14 +41,13 @@ import numpy as np
 from ruledsl.types import Type
 
 from ..core.engine import Engine
-from ..core.view import HIDDEN, Shown
+from ..core.view import HIDDEN, FieldReader, field_readers
 
 # Writes a value into its (zeroed) slots; `me` is the observing seat (seat values are counted from it).
 Writer = Callable[[Any, np.ndarray, int], None]
 # Brings the slots at `base` from the encoding of `old` (_UNSET: not known) to that of the value:
 # (value, old, out, base, me).
 Update = Callable[[Any, Any, np.ndarray, int, int], None]
-Reader = Callable[[Shown, int], Any]
 _UNSET = object()
 # How a part's slots are shared between seats (see TensorEncoder.encode).
 _SHARED, _TURNED, _OWN = 0, 1, 2
@@ -57,6 +56,8 @@ _SCALARS = (int, bool, str, float, type(None))
 
 def _is_hidden(value: Any) -> bool:
     if isinstance(value, list):
+        if value and value.count(HIDDEN) == len(value):
+            return True
         return bool(value) and all(_is_hidden(v) for v in value)
     return bool(value == HIDDEN)
 
@@ -139,27 +140,28 @@ class TensorEncoder:
         self.names += [f"waiting:{k}" for k in range(players)] + [f"answered:{k}" for k in range(players)]
         self.names += ["decision:not_asked"] + [f"decision:{s.var}" for s in engine.program.chooses]
         self.header = len(self.names)
+        readers = field_readers(engine)
         # Per sharing (_SHARED, _TURNED, _OWN): (index among its parts, reader, update, start, width).
-        self.parts: tuple[list[tuple[int, Reader, Update, int, int]], ...] = ([], [], [])
+        self.parts: tuple[list[tuple[int, FieldReader, Update, int, int]], ...] = ([], [], [])
         for f in game.global_fields:
             t = world.global_fields[f.name].type
-            self._part(f"global.{f.name}", _reader(1, f.name), t, f.initial, f.visible != "all",
+            self._part(f"global.{f.name}", readers[f"global.{f.name}"], t, f.initial, f.visible != "all",
                        [f"global.{f.name}"], _OWN if _uses_seat(t) else _SHARED)
         for f in game.seat_fields:
             t = world.seat_fields[f.name].type
             turned = f.visible != "owner" and not _uses_seat(t)
-            self._part(f"seat.{f.name}", _reader(0, f.name) if turned else _seat_reader(f.name), t, f.initial,
+            self._part(f"seat.{f.name}", _turned(readers[f"seat.{f.name}"], turned), t, f.initial,
                        f.visible != "all", [f"seat.{f.name}[+{offset}]" for offset in range(players)],
                        _TURNED if turned else _OWN, column=True)
         for f in game.node_fields:
             t = world.node_fields[f.name].type
-            self._part(f"node.{f.name}", _reader(2, f.name), t, f.initial, f.visible != "all",
+            self._part(f"node.{f.name}", readers[f"node.{f.name}"], t, f.initial, f.visible != "all",
                        [f"node.{f.name}[{n}]" for n in world.node_ids], _OWN if _uses_seat(t) else _SHARED,
                        column=True)
         for kind, fields in game.component_fields.items():
             for f in fields:
                 t = world.components[kind].fields[f.name].type
-                self._part(f"item.{kind}.{f.name}", _item_reader(kind, f.name), t, f.initial, f.visible != "all",
+                self._part(f"item.{kind}.{f.name}", readers[f"item.{kind}.{f.name}"], t, f.initial, f.visible != "all",
                            [f"item.{kind}.{f.name}[{i}]" for i in world.components[kind].ids],
                            _OWN if _uses_seat(t) else _SHARED, column=True)
         self.option_start = len(self.names)
@@ -199,7 +201,7 @@ class TensorEncoder:
         self._last: dict[int, tuple[list[Any], np.ndarray]] = {}
 
     # ------------------------------------------------------------ layout
-    def _part(self, key: str, read: Reader, t: Type, initial: Any, may_hide: bool, labels: list[str], sharing: int,
+    def _part(self, key: str, read: FieldReader, t: Type, initial: Any, may_hide: bool, labels: list[str], sharing: int,
               column: bool = False) -> None:
         """A field's slots: one entry, or one per seat, node or item (a column hidden whole hides each entry)."""
         width, write, update = self._writer(key, t, initial)
@@ -328,9 +330,9 @@ class TensorEncoder:
         out[0], out[5], out[6 + 2 * self.players] = self.players, chance_steps, 1.0
         return out
 
-    def encode(self, shown: Shown, seat: int, decisions: int, over: bool, pending: dict[str, Any] | None,
+    def encode(self, state: dict[str, Any], seat: int, decisions: int, over: bool, pending: dict[str, Any] | None,
                options: Sequence[Any] | None, chance_steps: int = 0, moment: object = None) -> np.ndarray:
-        """The tensor of what `seat` sees: its visible fields (`view.visible_fields` of the seat), the public
+        """The tensor of what `seat` sees of the state: its fields as `view.field_readers` give them, the public
         facts of the open decision (`pending`: who is waited for, who has answered; and its spec, read
         only when the seat is asked) and the values of the seat's own options (None when it is not asked).
         A new array each call.
@@ -344,7 +346,7 @@ class TensorEncoder:
             seen = self._shared_seen
             for parts in self.parts[:_OWN]:
                 for i, read, update, start, _ in parts:
-                    value = read(shown, seat)
+                    value = read(state, seat)
                     before = seen[i]
                     if value == before and type(value) is type(before):
                         continue
@@ -357,7 +359,7 @@ class TensorEncoder:
             self._last[seat] = last
         seen, own = last
         for i, read, update, start, _ in self.parts[_OWN]:
-            value = read(shown, seat)
+            value = read(state, seat)
             before = seen[i]
             if value == before and type(value) is type(before):
                 continue
@@ -390,22 +392,17 @@ class TensorEncoder:
         return out
 
 
-def _reader(at: int, name: str) -> Reader:
-    return lambda shown, seat: shown[at][name]
+def _turned(read: FieldReader, turned: bool) -> FieldReader:
+    """A seat field's column as encoded: in seat order when its slots are turned for each observer, else
+    turned here, the observing seat first and the others in turn order after it."""
+    if turned:
+        return read
 
-
-def _seat_reader(name: str) -> Reader:
-    """Reads a seat field of every seat, the observing seat first and the others in turn order after it."""
-
-    def read(shown: Shown, seat: int) -> Any:
-        column = shown[0][name]
+    def read_turned(state: dict[str, Any], seat: int | None) -> Any:
+        column = read(state, seat)
         return column[seat:] + column[:seat] if seat else column
 
-    return read
-
-
-def _item_reader(kind: str, name: str) -> Reader:
-    return lambda shown, seat: shown[3][kind][name]
+    return read_turned
 
 
 def _uses_seat(t: Type) -> bool:

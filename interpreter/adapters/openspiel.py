@@ -9,7 +9,7 @@
   chance hook (`Engine.chance`); the hook stops the run at the first outcome not chosen yet.
 - Information state strings are built from the seat's view only (`interpreter.core.view.view`),
   with the seat's own past answers; observation strings from the view alone. Observation tensors are
-  the seat's view as `encoding.TensorEncoder` lays it out (from `view.visible_fields` of the seat);
+  the seat's view as `encoding.TensorEncoder` lays it out (from `view.field_readers` for the seat);
   information state tensors add a count of the seat's own answers per choice and its last answer.
   `resample_from_infostate`
   (used by OpenSpiel's IS-MCTS bot) draws a full state from the seat's information set with
@@ -39,7 +39,7 @@ from ..agents.determinize import InfoSet, sampler  # noqa: E402
 from ..core.engine import Engine  # noqa: E402
 from ..core.game import Game  # noqa: E402
 from ..core.state import copy_state  # noqa: E402
-from ..core.view import view as seat_view, visible_fields  # noqa: E402
+from ..core.view import view as seat_view  # noqa: E402
 from ..load.games import game_ref  # noqa: E402
 from .common import check_players, engine_of, survey, too_many, win_returns  # noqa: E402
 from .encoding import TensorEncoder  # noqa: E402
@@ -332,7 +332,7 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
             for i, s in enumerate(p["seats"]):
                 if s == player and not p["done"][i]:
                     options = p["options"][i]
-        return encoder.encode(visible_fields(self.engine, state, player), player, state["decisions"],
+        return encoder.encode(state, player, state["decisions"],
                               state["result"] is not None, pending, options, steps)
 
     # pyspiel's own tensor methods ask the game for the tensor's size, which for a Python game deals a

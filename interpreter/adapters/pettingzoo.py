@@ -35,7 +35,7 @@ from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 
 from ..core.engine import Engine  # noqa: E402
 from ..core.game import Game  # noqa: E402
-from ..core.view import view as seat_view, visible_fields  # noqa: E402
+from ..core.view import view as seat_view  # noqa: E402
 from .common import check_players, engine_of, survey, too_many, win_returns  # noqa: E402
 from .encoding import TensorEncoder  # noqa: E402
 
@@ -125,7 +125,7 @@ class _Table:
             pending = {"waiting_for": self.engine.open_seats(state), "spec": p["spec"],
                        "answered": [s for s, d in zip(p["seats"], p["done"]) if d]}
         options = self.own_options(seat)
-        tensor = self.encoder.encode(visible_fields(self.engine, state, seat), seat, state["decisions"],
+        tensor = self.encoder.encode(state, seat, state["decisions"],
                                      state["result"] is not None, pending, options, moment=self.moves)
         if self.observation == "dict":
             mask = np.zeros(self.max_actions, np.int8)

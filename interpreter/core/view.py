@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .decision import Decision
 from .engine import Engine
@@ -196,6 +196,60 @@ def visible_fields(engine: Engine, state: dict[str, Any], seat: int | None) -> S
                          else _hidden_column(f, state["components"][kind][f.name])
                          for f in fields} for kind, fields in game.component_fields.items()}
     return seats, glob, nodes, components
+
+
+# One field as a seat sees it: (state, seat) -> the field's value or column.
+FieldReader = Callable[[dict[str, Any], "int | None"], Any]
+
+
+def field_readers(engine: Engine) -> dict[str, FieldReader]:
+    """Each field of the game as `seat` sees it, read alone: what `visible_fields` gives for it (a seat
+    field's column over the seats), by key: `seat.money`, `global.round`, `node.plaque`, `item.card.face_up`.
+
+    For code that reads some fields only, or each at its own time. What a seat may see of the state's
+    own lists and maps is the state's own object: read it, never change it.
+    """
+    game = engine.game
+    readers: dict[str, FieldReader] = {}
+    for f in game.seat_fields:
+        readers[f"seat.{f.name}"] = _seat_column_reader(f)
+    for f in game.global_fields:
+        readers[f"global.{f.name}"] = _global_reader(f)
+    for f in game.node_fields:
+        readers[f"node.{f.name}"] = _column_reader(f, ("node",))
+    for kind, fields in game.component_fields.items():
+        for f in fields:
+            readers[f"item.{kind}.{f.name}"] = _column_reader(f, ("components", kind))
+    return readers
+
+
+def _seat_column_reader(f: FieldSpec) -> FieldReader:
+    name = f.name
+    if f.visible == "all":
+        return lambda state, seat: state["seat"][name]
+    if f.visible == "owner":
+        return lambda state, seat: [v if owner == seat else _hidden(f, v) for owner, v in enumerate(state["seat"][name])]
+    return lambda state, seat: [_hidden(f, v) for v in state["seat"][name]]
+
+
+def _global_reader(f: FieldSpec) -> FieldReader:
+    name = f.name
+    if f.visible == "all":
+        return lambda state, seat: state["global"][name]
+    return lambda state, seat: _hidden(f, state["global"][name])
+
+
+def _column_reader(f: FieldSpec, where: tuple[str, ...]) -> FieldReader:
+    """A node field (where: ("node",)) or an item field (("components", kind)) as a seat sees it."""
+    name = f.name
+    if len(where) == 1:
+        if f.visible == "all":
+            return lambda state, seat: state["node"][name]
+        return lambda state, seat: _hidden_column(f, state["node"][name])
+    kind = where[1]
+    if f.visible == "all":
+        return lambda state, seat: state["components"][kind][name]
+    return lambda state, seat: _hidden_column(f, state["components"][kind][name])
 
 
 def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
