@@ -18,7 +18,9 @@ more options than the space holds raises ActionSpaceTooSmall, which says what to
 
 from __future__ import annotations
 
+import marshal
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from .encoding import text_paths, texts_in
 
 SURVEY_GAMES = 8
 MARGIN = 2            # the survey's largest figures are doubled: a game not surveyed may go further
+KEPT_IDS = 50_000     # option ids of list and map values kept per game (see OptionIds)
 
 
 class ActionSpaceTooSmall(ValueError):
@@ -133,6 +136,39 @@ def too_many(count: int, size: int) -> ActionSpaceTooSmall:
     """The error for a decision with more options than the action space."""
     return ActionSpaceTooSmall(f"this decision offers {count} options, more than the action space's {size}: "
                                f"pass max_actions={count} (or more)")
+
+
+class OptionIds:
+    """The ids of a choice's options (`Engine.option_text`), kept once made.
+
+    The engine keeps the id of a number or a text; the id of a list or a map (a move written
+    `piece:cell:way`) it makes again each time, and at every decision of an agent that reads every
+    option's id that cost more than the decision. Here they are kept by their marshalled value, which
+    tells apart values that == would not (1 and true, a list and a tuple).
+    """
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.kept: dict[tuple[int, bytes], str] = {}
+
+    def of(self, spec: int, value: Any) -> str:
+        """The id of one option of choice `spec`."""
+        if type(value) is not list and type(value) is not dict:
+            return self.engine.option_text(spec, value)
+        try:
+            key = (spec, marshal.dumps(value))
+        except ValueError:   # not plain data: made every time
+            return self.engine.option_text(spec, value)
+        text = self.kept.get(key)
+        if text is None:
+            text = self.engine.option_text(spec, value)
+            if len(self.kept) < KEPT_IDS:
+                self.kept[key] = text
+        return text
+
+    def all(self, spec: int, values: Sequence[Any]) -> list[str]:
+        """The ids of choice `spec`'s options, in order."""
+        return [self.of(spec, v) for v in values]
 
 
 def win_returns(state: dict[str, Any]) -> list[float]:

@@ -41,12 +41,14 @@ from ..core.game import Game  # noqa: E402
 from ..core.state import copy_state  # noqa: E402
 from ..core.view import view as seat_view  # noqa: E402
 from ..load.games import game_ref  # noqa: E402
-from .common import check_players, engine_of, survey, too_many, win_returns  # noqa: E402
+from .common import OptionIds, check_players, engine_of, survey, too_many, win_returns  # noqa: E402
 from .encoding import TensorEncoder  # noqa: E402
 
 _REGISTERED: dict[str, type["CityrulesGame"]] = {}
 # Per registered game: the bots' information sets (their walk over the fields prepared once).
 _INFOSETS: dict[str, Callable[[dict[str, Any], int], InfoSet]] = {}
+# Per registered game: its option ids, kept once made (a seat's own answers are kept as ids).
+_IDS: dict[str, OptionIds] = {}
 
 
 class _NeedChance(BaseException):
@@ -276,7 +278,8 @@ class CityrulesState(pyspiel.State):  # type: ignore[misc]
         p = self.p
         assert p.now is not None
         seat = self.engine.first_open_seat(p.now)
-        option = self.engine.option_id(p.now, seat, int(action))
+        pending = p.now["pending"]
+        option = _IDS[p.name].of(pending["spec"], pending["options"][pending["seats"].index(seat)][int(action)])
         p.own[seat].append(option)
         choice = p.choices[option.partition(":")[0]]
         p.tally[seat][choice] += 1
@@ -526,5 +529,6 @@ def load(game: str | Path | Game | Engine, players: int | None = None, max_actio
             "choices": {var: k for k, var in enumerate(names)}})
         pyspiel.register_game(game_type, made)
         _REGISTERED[name] = made
+        _IDS[name] = OptionIds(own)
     loaded: CityrulesGame = pyspiel.load_game(name)
     return loaded

@@ -36,7 +36,7 @@ from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 from ..core.engine import Engine  # noqa: E402
 from ..core.game import Game  # noqa: E402
 from ..core.view import view as seat_view  # noqa: E402
-from .common import check_players, engine_of, survey, too_many, win_returns  # noqa: E402
+from .common import OptionIds, check_players, engine_of, survey, too_many, win_returns  # noqa: E402
 from .encoding import TensorEncoder  # noqa: E402
 
 OBSERVATIONS = ("box", "dict")
@@ -56,6 +56,7 @@ class _Table:
         self.max_actions = max_actions if max_actions is not None else found.options
         self.max_decisions = max_decisions if max_decisions is not None else found.decisions
         self.encoder = TensorEncoder(self.engine, self.players, self.max_actions, found.texts)
+        self.ids = OptionIds(self.engine)
         self.observation = observation
         self.agents = [f"seat_{s}" for s in range(self.players)]
         tensor = spaces.Box(-BOUND, BOUND, (self.encoder.size,), np.float32)
@@ -102,8 +103,7 @@ class _Table:
         options = self.own_options(seat)
         if not options:
             return []
-        spec = self.state["pending"]["spec"]
-        return [self.engine.option_text(spec, v) for v in options]
+        return self.ids.all(self.state["pending"]["spec"], options)
 
     def mask(self, seat: int) -> np.ndarray:
         """1 for each legal option index of the seat now."""
