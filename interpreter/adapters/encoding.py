@@ -41,7 +41,7 @@ import numpy as np
 from ruledsl.types import Type
 
 from ..core.engine import Engine
-from ..core.view import HIDDEN, FieldReader, field_readers
+from ..core.view import HIDDEN, FieldReader, field_readers, own_entry_readers
 
 # Writes a value into its (zeroed) slots; `me` is the observing seat (seat values are counted from it).
 Writer = Callable[[Any, np.ndarray, int], None]
@@ -79,7 +79,9 @@ def _copy(value: Any) -> Any:
 
 def _leaves(value: Any) -> int:
     if isinstance(value, list):
-        return sum(_leaves(v) for v in value)
+        if value.count(HIDDEN) == len(value):
+            return len(value)
+        return sum(_leaves(v) if isinstance(v, list) else 1 for v in value)
     return 1
 
 
@@ -147,12 +149,20 @@ class TensorEncoder:
             t = world.global_fields[f.name].type
             self._part(f"global.{f.name}", readers[f"global.{f.name}"], t, f.initial, f.visible != "all",
                        [f"global.{f.name}"], _OWN if _uses_seat(t) else _SHARED)
+        own_entries = own_entry_readers(engine)
         for f in game.seat_fields:
             t = world.seat_fields[f.name].type
-            turned = f.visible != "owner" and not _uses_seat(t)
-            self._part(f"seat.{f.name}", _turned(readers[f"seat.{f.name}"], turned), t, f.initial,
-                       f.visible != "all", [f"seat.{f.name}[+{offset}]" for offset in range(players)],
-                       _TURNED if turned else _OWN, column=True)
+            key = f"seat.{f.name}"
+            labels = [f"seat.{f.name}[+{offset}]" for offset in range(players)]
+            if _uses_seat(t):
+                self._part(key, _turned(readers[key]), t, f.initial, f.visible != "all", labels, _OWN, column=True)
+            elif f.visible == "owner":
+                # The others' entries as every seat but their owner sees them (as a spectator does), and
+                # over the observer's own entry, its own as it sees it.
+                self._part(key, _spectator(readers[key]), t, f.initial, True, labels, _TURNED, column=True,
+                           own_entry=own_entries[key])
+            else:
+                self._part(key, readers[key], t, f.initial, f.visible != "all", labels, _TURNED, column=True)
         for f in game.node_fields:
             t = world.node_fields[f.name].type
             self._part(f"node.{f.name}", readers[f"node.{f.name}"], t, f.initial, f.visible != "all",
@@ -177,18 +187,20 @@ class TensorEncoder:
         self._shared_seen: list[Any] = [_UNSET] * (len(self.parts[_SHARED]) + len(self.parts[_TURNED]))
         self._shared = np.zeros(self.size, np.float32)
         self._moment: object = None
-        # A turned part holds its seats in seat order; seat s reads them from its own seat on.
+        # A turned part holds its seats in seat order; seat s reads them from its own seat on. One gather
+        # over the span of the turned parts (slots between them stay, and their own parts overwrite them).
         n = self.players
-        to: list[int] = []
-        froms: list[list[int]] = [[] for _ in range(n)]
-        for _, _, _, start, width in self.parts[_TURNED]:
+        turned = self.parts[_TURNED]
+        lo = min((start for _, _, _, start, _ in turned), default=0)
+        hi = max((start + width for _, _, _, start, width in turned), default=0)
+        froms = [list(range(lo, hi)) for _ in range(n)]
+        for _, _, _, start, width in turned:
             entry = width // n
             for j in range(n):
                 for k in range(entry):
-                    to.append(start + j * entry + k)
                     for s in range(n):
-                        froms[s].append(start + (s + j) % n * entry + k)
-        self._turn_to = np.array(to, np.intp)
+                        froms[s][start + j * entry + k - lo] = start + (s + j) % n * entry + k
+        self._turn_span = lo, hi
         self._turn_from = [np.array(f, np.intp) for f in froms]
         runs: list[list[int]] = []
         for _, _, _, start, width in sorted(self.parts[_OWN], key=lambda part: part[3]):
@@ -202,8 +214,9 @@ class TensorEncoder:
 
     # ------------------------------------------------------------ layout
     def _part(self, key: str, read: FieldReader, t: Type, initial: Any, may_hide: bool, labels: list[str], sharing: int,
-              column: bool = False) -> None:
-        """A field's slots: one entry, or one per seat, node or item (a column hidden whole hides each entry)."""
+              column: bool = False, own_entry: FieldReader | None = None) -> None:
+        """A field's slots: one entry, or one per seat, node or item (a column hidden whole hides each entry);
+        `own_entry` reads the observer's own entry of a seat column, laid over the first."""
         width, write, update = self._writer(key, t, initial)
         if may_hide:
             write, width = _hideable(write), width + 3
@@ -211,6 +224,8 @@ class TensorEncoder:
         start = len(self.names)
         for label in labels:
             self.names += [label] if width == 1 else [f"{label}#{k}" for k in range(width)]
+        if own_entry is not None:
+            self.parts[_OWN].append((len(self.parts[_OWN]), own_entry, update, start, width))
         if column:
             update = _column_update(write, update, width, len(labels))
         parts = self.parts[sharing]
@@ -366,8 +381,9 @@ class TensorEncoder:
             update(value, before, own, start, seat)
             seen[i] = _copy(value)
         out = shared.copy()
-        if seat and len(self._turn_to):
-            out[self._turn_to] = shared[self._turn_from[seat]]
+        lo, hi = self._turn_span
+        if seat and hi:
+            out[lo:hi] = shared[self._turn_from[seat]]
         for a, b in self._own_runs:
             out[a:b] = own[a:b]
         n = self.players
@@ -392,17 +408,19 @@ class TensorEncoder:
         return out
 
 
-def _turned(read: FieldReader, turned: bool) -> FieldReader:
-    """A seat field's column as encoded: in seat order when its slots are turned for each observer, else
-    turned here, the observing seat first and the others in turn order after it."""
-    if turned:
-        return read
+def _turned(read: FieldReader) -> FieldReader:
+    """A seat field's column turned for the observing seat: its own entry first, the others in turn order after it."""
 
     def read_turned(state: dict[str, Any], seat: int | None) -> Any:
         column = read(state, seat)
         return column[seat:] + column[:seat] if seat else column
 
     return read_turned
+
+
+def _spectator(read: FieldReader) -> FieldReader:
+    """A field as a spectator (no seat) sees it, whoever the observer."""
+    return lambda state, seat: read(state, None)
 
 
 def _uses_seat(t: Type) -> bool:

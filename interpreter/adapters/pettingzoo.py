@@ -68,6 +68,7 @@ class _Table:
         self.moves = 0                       # answers applied since the last reset: observations are kept per move
         self._seen: dict[int, tuple[int, Any, np.ndarray]] = {}
         self._options: dict[int, tuple[int, list[Any] | None]] = {}
+        self._pending: tuple[int, dict[str, Any] | None] = (-1, None)
 
     def new_game(self, seed: int) -> None:
         """A new game from `seed`."""
@@ -119,11 +120,7 @@ class _Table:
         if kept is not None and kept[0] == self.moves:
             return kept[1]
         state = self.state
-        p = state["pending"]
-        pending = None
-        if p is not None and state["result"] is None:
-            pending = {"waiting_for": self.engine.open_seats(state), "spec": p["spec"],
-                       "answered": [s for s, d in zip(p["seats"], p["done"]) if d]}
+        pending = self._pending[1] if self._pending[0] == self.moves else self.pending()
         options = self.own_options(seat)
         tensor = self.encoder.encode(state, seat, state["decisions"],
                                      state["result"] is not None, pending, options, moment=self.moves)
@@ -136,6 +133,17 @@ class _Table:
             observed = tensor
         self._seen[seat] = (self.moves, observed, tensor)
         return observed
+
+    def pending(self) -> dict[str, Any] | None:
+        """The public facts of the open decision now: the seats it waits for, those that have answered, its choice."""
+        state = self.state
+        p = state["pending"]
+        pending = None
+        if p is not None and state["result"] is None:
+            pending = {"waiting_for": self.engine.open_seats(state), "spec": p["spec"],
+                       "answered": [s for s, d in zip(p["seats"], p["done"]) if d]}
+        self._pending = self.moves, pending
+        return pending
 
     def check(self, agent: str, seat: int, action: Any) -> int:
         """The option index `action` of `agent`, or a ValueError saying why it is not legal now."""

@@ -223,6 +223,22 @@ def field_readers(engine: Engine) -> dict[str, FieldReader]:
     return readers
 
 
+def own_entry_readers(engine: Engine) -> dict[str, FieldReader]:
+    """Each seat field's entry of the seat that reads it, as that seat sees it, by key (`seat.hand`: the
+    seat's own hand); `seat` must be a seat. The same as its entry in `field_readers`' column."""
+    readers: dict[str, FieldReader] = {}
+    for f in engine.game.seat_fields:
+        readers[f"seat.{f.name}"] = _own_entry_reader(f)
+    return readers
+
+
+def _own_entry_reader(f: FieldSpec) -> FieldReader:
+    name = f.name
+    if f.visible in ("all", "owner"):
+        return lambda state, seat: state["seat"][name][seat]
+    return lambda state, seat: _hidden(f, state["seat"][name][seat])
+
+
 def _seat_column_reader(f: FieldSpec) -> FieldReader:
     name = f.name
     if f.visible == "all":
