@@ -49,6 +49,8 @@ _REGISTERED: dict[str, type["CityrulesGame"]] = {}
 _INFOSETS: dict[str, Callable[[dict[str, Any], int], InfoSet]] = {}
 # Per registered game: its option ids, kept once made (a seat's own answers are kept as ids).
 _IDS: dict[str, OptionIds] = {}
+# Per registered game and choice: answers played, and those whose runs drew chance (see _Position.play).
+_CHANCY: dict[str, dict[int, list[int]]] = {}
 
 
 class _NeedChance(BaseException):
@@ -184,14 +186,22 @@ class _Position:
         """Apply a seat's option index: in place, unless the run draws chance."""
         assert self.now is not None
         engine = self.engine
+        # Answers to a choice whose runs mostly draw chance keep the state before them: rebuilding it
+        # from the anchor would replay the moves since.
+        counts = _CHANCY.setdefault(self.name, {}).setdefault(self.now["pending"]["spec"], [0, 0])
+        before = copy_state(self.now) if 2 * counts[1] > counts[0] else None
+        counts[0] += 1
         engine.chance = _TRIPWIRE
         self._player = None
         try:
             engine.apply_index(self.now, seat, k)
-        except _NeedChance:
-            self.base = self.anchor = self.rebuilt()   # `now` was left half-way through the run
+        except _NeedChance as need:
+            counts[1] += 1
+            # `now` was left half-way through the run
+            self.base = self.anchor = before if before is not None else self.rebuilt()
             self.since, self.move, self.forced = [], (seat, k), []
-            self.replay()
+            # The run from `base` with no outcome chosen stops where this one did: the chance node is known.
+            self.outcomes, self.now = need.outcomes, None
             return
         finally:
             engine.chance = None
