@@ -339,6 +339,13 @@ class TensorEncoder:
         return _option_number
 
     # ------------------------------------------------------------ encoding
+    def forget(self) -> None:
+        """Forget every value encoded so far: the next tensor of each seat is encoded whole."""
+        self._shared_seen = [_UNSET] * len(self._shared_seen)
+        self._shared[:] = 0.0
+        self._moment = None
+        self._last.clear()
+
     def blank(self, seat: int, chance_steps: int) -> np.ndarray:
         """The tensor before the game's setup is dealt (OpenSpiel's chance nodes of the setup)."""
         out = np.zeros(self.size, np.float32)
