@@ -26,8 +26,10 @@ A field takes slots by its type:
 - a field that may be hidden starts with a slot that is 1 when it is hidden, followed (for a list
   whose size is public) by its length and number of elements.
 
-Building a tensor costs little: each part keeps the last value it encoded per seat, and only a
-part whose value changed is encoded again.
+The parts every seat sees alike (a field that is not a seat's, a seat field shown to all, the other
+seats' entries of a field shown to its owner: what a spectator sees of them) are encoded once for all
+seats, unless their values name a seat; the rest per seat. Each part keeps the value it encoded last,
+and only what changed (an entry of a column, a key of a map) is encoded again.
 """
 
 from __future__ import annotations
