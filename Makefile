@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_memory.py
 	$(BIN)/python benchmarks/bench_parallel.py --game downtown --games 2000 --rounds 3
 	$(BIN)/python benchmarks/bench_bots.py $(BOTS)
+	$(BIN)/python benchmarks/bench_acquire.py
 	for g in downtown city; do $(BIN)/python benchmarks/bench_match.py --game $$g --games $(MATCH_GAMES) --jobs 2 || exit 1; done
 	$(BIN)/python benchmarks/bench_match.py --game london --players 3 --games $(MATCH_GAMES) --jobs 2
 	for g in downtown city london; do $(BIN)/python benchmarks/bench_match.py --game $$g --bot mcts --games 30 --jobs 2 || exit 1; done
