@@ -32,7 +32,7 @@ FOLDER = ROOT / "benchmarks" / "games" / "acquire"
 BOTS: list[tuple[str, int, float, float | None]] = [("bot", 12, 1.0, 10.0), ("mcts", 4, 50.0, None)]
 SEED0 = 25_000
 
-_ENGINE: list[Engine] = []
+_ENGINES: dict[str, Engine] = {}
 
 
 @dataclass
@@ -45,16 +45,16 @@ class GameRecord:
     playouts: int = 0
 
 
-def _engine() -> Engine:
-    if not _ENGINE:
-        _ENGINE.append(Engine(load_game(str(FOLDER))))
-    return _ENGINE[0]
+def _engine(folder: str) -> Engine:
+    if folder not in _ENGINES:
+        _ENGINES[folder] = Engine(load_game(folder))
+    return _ENGINES[folder]
 
 
-def play_one(task: tuple[str, int, int]) -> GameRecord:
+def play_one(task: tuple[str, str, int, int]) -> GameRecord:
     """Game `index`: the bot under test at seat `index mod seats`, random bots elsewhere."""
-    name, seats, index = task
-    engine = _engine()
+    folder, name, seats, index = task
+    engine = _engine(folder)
     seed = SEED0 + index
     tested = index % seats
     bots = [make_agent(name if s == tested else "random", bot_seed(seed, s)) for s in range(seats)]
@@ -77,9 +77,9 @@ def play_one(task: tuple[str, int, int]) -> GameRecord:
     return record
 
 
-def run(name: str, seats: int, games: int, jobs: int) -> list[GameRecord]:
+def run(folder: str, name: str, seats: int, games: int, jobs: int) -> list[GameRecord]:
     """`games` games of `name` against random bots, on `jobs` processes, in game order."""
-    tasks = [(name, seats, i) for i in range(games)]
+    tasks = [(folder, name, seats, i) for i in range(games)]
     if jobs <= 1:
         return [play_one(t) for t in tasks]
     with multiprocessing.Pool(jobs) as pool:
@@ -125,12 +125,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, help="seats per game, 3 to 6 (default: 4)")
     parser.add_argument("--only", choices=[b[0] for b in BOTS], action="append", help="bot or mcts (repeatable)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--folder", default=str(FOLDER),
+                        help="another version of the game, trained (default: benchmarks/games/acquire)")
     args = parser.parse_args()
-    print(f"Acquire ({FOLDER.relative_to(ROOT)}), {args.players} seats, CPU time per decision at the default budgets\n")
+    print(f"Acquire ({args.folder}), {args.players} seats, CPU time per decision at the default budgets\n")
     for name, default_games, target, ceiling in BOTS:
         if args.only and name not in args.only:
             continue
-        records = run(name, args.players, args.games or default_games, args.jobs)
+        records = run(args.folder, name, args.players, args.games or default_games, args.jobs)
         print("\n".join(report(name, args.players, target, ceiling, records)), flush=True)
 
 
