@@ -20,6 +20,7 @@ import multiprocessing
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from common import ROOT, cpu
 from interpreter.agents import bot_seed, make_agent
@@ -128,7 +129,9 @@ def main() -> None:
     parser.add_argument("--folder", default=str(FOLDER),
                         help="another version of the game, trained (default: benchmarks/games/acquire)")
     args = parser.parse_args()
-    print(f"Acquire ({args.folder}), {args.players} seats, CPU time per decision at the default budgets\n")
+    folder = Path(args.folder).resolve()
+    shown = folder.relative_to(ROOT) if folder.is_relative_to(ROOT) else folder
+    print(f"Acquire ({shown}), {args.players} seats, CPU time per decision at the default budgets\n")
     for name, default_games, target, ceiling in BOTS:
         if args.only and name not in args.only:
             continue
