@@ -9,6 +9,7 @@ from typing import Iterator
 
 from ruledsl.printable import printable
 
+from ..agents.mcts import DEFAULT_BUDGET
 from ..analysis.batch import BatchSpec
 from ..analysis.lineup import known_bots, parse_lineup, untrained
 from ..analysis.parallel import BACKENDS, BatchResult, Progress, default_jobs, run_batch
@@ -38,7 +39,7 @@ def add_batch_arguments(s: argparse.ArgumentParser, restrict: bool = True) -> No
                         "game's bot profiles, FILE.py:CLASS or package.module:CLASS your own player "
                         "(docs/bots.md); default: bot)")
     s.add_argument("--bot-budget", type=whole(1, "a number of iterations"), metavar="N",
-                   help="mcts iterations per decision (default: 300)")
+                   help=f"mcts iterations per decision (default: {DEFAULT_BUDGET})")
     s.add_argument("--think", type=seconds, metavar="SECONDS",
                    help="stop each mcts search after this long; figures then depend on the machine's speed and "
                         "load, so a seed no longer reproduces them (default: no time limit)")

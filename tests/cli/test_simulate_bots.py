@@ -94,3 +94,13 @@ def test_every_seat_random_says_so_with_the_figures(capsys: pytest.CaptureFixtur
     code, out, _ = run(capsys, "simulate", "examples/harbour", "-n", "2", "--players", "2", "--bots", "random,greedy",
                        "--json")
     assert code == 0 and json.loads(out)["warning"] is None
+
+
+def test_the_search_budget_help_names_the_budget_mcts_uses(capsys: pytest.CaptureFixture[str]) -> None:
+    # The help once said 300 while mcts searched 64 iterations: it now reads the bot's own default.
+    from interpreter.agents.mcts import DEFAULT_BUDGET
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"mcts iterations per decision (default: {DEFAULT_BUDGET})" in help_text
