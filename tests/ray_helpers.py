@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 RAY = Path(sys.executable).with_name("ray")
+# Ports for the cluster's workers, from the first of the range.
+WORKER_PORTS = 40
 
 
 def free_port() -> int:
@@ -64,13 +66,20 @@ class Cluster:
         self.client_port = free_port()
         # The agent a ray:// client's own server asks for its runtime environment as it starts.
         self.runtime_env_port = free_port()
-        worker = free_port()
         # Ray's client server (ray:// addresses) runs only where Ray's client (grpc) is installed.
         self.serves_clients = importlib.util.find_spec("grpc") is not None
         ports = {"--port": self.port, "--node-manager-port": free_port(), "--object-manager-port": free_port(),
                  "--dashboard-agent-listen-port": free_port(), "--dashboard-agent-grpc-port": free_port(),
                  "--metrics-export-port": free_port(), "--runtime-env-agent-port": self.runtime_env_port,
-                 "--dashboard-port": free_port(), "--min-worker-port": worker, "--max-worker-port": worker + 40}
+                 "--dashboard-port": free_port()}
+        # The workers' range is chosen last, clear of every port above: the system hands out free
+        # ports close to each other, so a range started first took the next ones, and Ray refused to
+        # start ("worker_ports is trying to use a port number ... used by other components").
+        taken = set(ports.values()) | {self.client_port}
+        worker = free_port()
+        while any(worker <= port <= worker + WORKER_PORTS for port in taken):
+            worker = free_port()
+        ports.update({"--min-worker-port": worker, "--max-worker-port": worker + WORKER_PORTS})
         if self.serves_clients:
             ports["--ray-client-server-port"] = self.client_port
         args = [str(RAY), "start", "--head", "--num-cpus", "2", "--temp-dir", str(temp_dir), "--include-dashboard",
