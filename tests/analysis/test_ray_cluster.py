@@ -27,6 +27,10 @@ from ray_helpers import Cluster, children, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARGS = ["simulate", "--bots", "random", "downtown", "--players", "3", "--json"]
+# Every test here on one pytest-xdist worker, so one cluster serves them all: two clusters' ray://
+# proxies started together both found port 23000 free for a client's own server (Ray picks it by
+# trying to bind, from a fixed range), and one of them then failed ("Starting Ray client server failed").
+pytestmark = pytest.mark.xdist_group("ray-cluster")
 
 
 @pytest.fixture(scope="module")
