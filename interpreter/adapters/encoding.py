@@ -367,28 +367,15 @@ class TensorEncoder:
         """
         shared = self._shared
         if moment is None or moment != self._moment:
-            seen = self._shared_seen
             for parts in self.parts[:_OWN]:
-                for i, read, update, start, _ in parts:
-                    value = read(state, seat)
-                    before = seen[i]
-                    if value == before and type(value) is type(before):
-                        continue
-                    update(value, before, shared, start, seat)
-                    seen[i] = _copy(value)
+                _refresh(parts, self._shared_seen, shared, state, seat)
         self._moment = moment
         last = self._last.get(seat)
         if last is None:
             last = ([_UNSET] * len(self.parts[_OWN]), np.zeros(self.size, np.float32))
             self._last[seat] = last
         seen, own = last
-        for i, read, update, start, _ in self.parts[_OWN]:
-            value = read(state, seat)
-            before = seen[i]
-            if value == before and type(value) is type(before):
-                continue
-            update(value, before, own, start, seat)
-            seen[i] = _copy(value)
+        _refresh(self.parts[_OWN], seen, own, state, seat)
         out = shared.copy()
         lo, hi = self._turn_span
         if seat and hi:
@@ -415,6 +402,18 @@ class TensorEncoder:
             at = self.option_start
             out[at:at + len(codes)] = codes
         return out
+
+
+def _refresh(parts: list[tuple[int, FieldReader, Update, int, int]], seen: list[Any], out: np.ndarray,
+             state: dict[str, Any], seat: int) -> None:
+    """Encode into `out` each part whose value differs from the one `seen` last, and remember it."""
+    for i, read, update, start, _ in parts:
+        value = read(state, seat)
+        before = seen[i]
+        if value == before and type(value) is type(before):
+            continue
+        update(value, before, out, start, seat)
+        seen[i] = _copy(value)
 
 
 def _turned(read: FieldReader) -> FieldReader:
