@@ -122,6 +122,15 @@ class Cluster:
                 return False
         return True
 
+    def client_server_logs(self, lines: int = 40) -> str:
+        """The last lines of the logs of the cluster's client proxy and of each client's own server: what
+        a failed ray:// test shows, since the cluster and its temp dir are gone when the run ends."""
+        parts = []
+        for log in sorted((self.temp_dir / "session_latest" / "logs").glob("ray_client_server*")):
+            tail = log.read_text(errors="replace").splitlines()[-lines:]
+            parts.append(f"--- {log.name}\n" + "\n".join(tail))
+        return "\n".join(parts)
+
     def raylet(self) -> int | None:
         """The process id of this cluster's raylet."""
         for pid in self.pids():

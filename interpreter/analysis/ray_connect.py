@@ -24,6 +24,11 @@ from typing import Any
 RAY_WAIT_SECONDS = 30.0
 CLIENT_PORT = 10001     # Ray's client server, the port of ray:// addresses by default
 _AUTH_MODE = "RAY_AUTH_MODE"
+# Joining a ray:// address is tried this many times while the cluster answers that it could not start
+# the connection's own server (what Ray's client proxy says, first line, when that server dies starting).
+CLIENT_ATTEMPTS = 3
+CLIENT_RETRY_SECONDS = 1.0
+_SERVER_START_FAILED = "Initialization failure from server"
 
 
 def parse_address(address: str) -> tuple[str, int]:
@@ -95,19 +100,28 @@ def ray_connect(address: str | None) -> tuple[Any, bool]:
     import ray
     if ray.is_initialized():
         return ray, False
-    if address is None or not address.startswith("ray://"):
+    client = address is not None and address.startswith("ray://")
+    if not client:
         options["include_dashboard"] = False
-    try:
-        with _quiet():
-            ray.init(address=address, **options)
-    except Exception as err:  # Ray's failures come in many classes; each is one line to the user
+    attempt = 1
+    while True:
         try:
-            ray.shutdown()
-        except Exception:
-            pass
-        where = f"could not join the Ray cluster at {address}" if address else "Ray could not start on this machine"
-        raise ValueError(f"--backend ray: {where}: {_first_line(err)}") from None
-    return ray, True
+            with _quiet():
+                ray.init(address=address, **options)
+            return ray, True
+        except Exception as err:  # Ray's failures come in many classes; each is one line to the user
+            try:
+                ray.shutdown()
+            except Exception:
+                pass
+            if client and _SERVER_START_FAILED in str(err) and attempt < CLIENT_ATTEMPTS:
+                # The cluster's client proxy starts a server of our own for each connection; on a busy
+                # head node that start can fail once (the server exits as it starts) and the next works.
+                time.sleep(CLIENT_RETRY_SECONDS)
+                attempt += 1
+                continue
+            where = f"could not join the Ray cluster at {address}" if address else "Ray could not start on this machine"
+            raise ValueError(f"--backend ray: {where}: {_first_line(err)}") from None
 
 
 @contextmanager

@@ -83,7 +83,7 @@ def test_a_cluster_is_joined_by_a_ray_client_address(cluster: Cluster, capsys: p
             f"cityrules simulate: --address {cluster.client_address}: ray:// addresses need Ray's client: "
             "pip install 'cityrules[ray]'"]
         return
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 0, done.stderr[-3000:] + "\n" + cluster.client_server_logs()
     assert json.dumps(timing_free(json.loads(done.stdout))) == json.dumps(_local(6, capsys))
 
 
