@@ -8,6 +8,7 @@ per decision (median, max), and one JSON line for the README's table. Asserts no
 
     python benchmarks/bench_match.py --game downtown --bot mcts --games 100 --jobs 2
     python benchmarks/bench_match.py --game downtown --bot random --against benchmarks/scripted/downtown.py:Planner
+    python benchmarks/bench_match.py --game city --hand move    # the bot's moves made by the scripted player
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import sys
 
 from interpreter.agents import check_bot, normal_name
 from interpreter.load.loader import load_game
-from matches import Match, Outcome, default_against, lines, play, summary
+from matches import Match, Outcome, default_against, lines, match_engine, play, questions, summary
 
 
 def _play(task: tuple[Match, int]) -> Outcome:
@@ -47,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100, help="games in the match (default: 100)")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel (default: 1)")
     p.add_argument("--seed", type=int, default=10_000, help="the first game's seed (default: 10000)")
+    p.add_argument("--hand", default="", metavar="Q1,Q2",
+                   help="questions (the names the rules' `choose` binds) the bot's seat answers as the scripted "
+                        "player would: which of the bot's answers lose it the most games (default: none)")
     args = p.parse_args(argv)
     try:
         game = load_game(args.game, args.variant)
@@ -57,13 +61,19 @@ def main(argv: list[str] | None = None) -> int:
         check_bot(bot, game)
         against = args.against.strip() if args.against else default_against(args.game)
         check_bot(against, game)
+        handed = tuple(q.strip() for q in args.hand.split(",") if q.strip())
+        known = questions(match_engine(args.game, args.variant))
+        unknown = [q for q in handed if q not in known]
+        if unknown:
+            raise ValueError(f"--hand {','.join(unknown)}: {game.title} asks no such question; "
+                             f"its questions are {', '.join(known)}")
     except ValueError as err:
         print(f"bench_match: {err}", file=sys.stderr)
         return 2
     if args.games < 1 or args.jobs < 1:
         print("bench_match: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
-    match = Match(args.game, args.variant, players, bot, against, args.games, args.seed)
+    match = Match(args.game, args.variant, players, bot, against, args.games, args.seed, handed=handed)
     try:
         outcomes = run(match, args.jobs)
     except ValueError as err:  # a scripted player's mistake: one line naming it

@@ -42,6 +42,9 @@ class Match:
     games: int
     first_seed: int
     cap: int = 20_000
+    # Questions (by the name the rules' `choose` binds) the bot's seat answers as the scripted player
+    # would: where a bot loses to the scripted players, the questions whose handing over wins back most.
+    handed: tuple[str, ...] = ()
 
 
 @dataclass
@@ -78,7 +81,8 @@ def default_against(game: str) -> str:
 _ENGINES: dict[tuple[str, str | None], Engine] = {}
 
 
-def _engine(game: str, variant: str | None) -> Engine:
+def match_engine(game: str, variant: str | None) -> Engine:
+    """The engine of a match's game, loaded once per process."""
     found = _ENGINES.get((game, variant))
     if found is None:
         found = _ENGINES[(game, variant)] = Engine(load_game(game, variant))
@@ -98,17 +102,22 @@ def _read_value(engine: Engine) -> float:
 
 def play(match: Match, index: int) -> Outcome:
     """Game `index` of the match."""
-    engine = _engine(match.game, match.variant)
+    engine = match_engine(match.game, match.variant)
     seed = match.first_seed + index
     seat_of_bot = index % match.players
     agents = [make_agent(match.bot if s == seat_of_bot else match.against, bot_seed(seed, s))
               for s in range(match.players)]
+    # The scripted player answering the handed questions for the bot's seat, with a seed of its own.
+    stand_in = make_agent(match.against, bot_seed(seed, match.players)) if match.handed else None
+    handed = {k for k, spec in enumerate(engine.program.chooses) if spec.var in match.handed}
     load = _read_value(engine)
     state = engine.new_game(match.players, seed)
     cpu: list[float] = []
     while state["result"] is None and state["decisions"] < match.cap:
         seat = engine.first_open_seat(state)
-        if seat == seat_of_bot:
+        if seat == seat_of_bot and stand_in is not None and state["pending"]["spec"] in handed:
+            k = stand_in.pick(engine, state, seat)
+        elif seat == seat_of_bot:
             start = time.process_time()
             k = agents[seat].pick(engine, state, seat)
             cpu.append(time.process_time() - start)
@@ -156,7 +165,13 @@ def summary(match: Match, outcomes: list[Outcome]) -> dict[str, Any]:
                                 "p99": round(_percentile(ms, 0.99), 3) if ms else None,
                                 "max": round(max(ms), 3) if ms else None},
         "cpu_ms_reading_value": round(1000 * max((o.load for o in outcomes), default=0.0), 3),
+        "handed": list(match.handed),
     }
+
+
+def questions(engine: Engine) -> list[str]:
+    """The names the game's questions bind (`choose NAME from ...`), each once, in the rules' order."""
+    return list(dict.fromkeys(spec.var for spec in engine.program.chooses))
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -173,6 +188,8 @@ def lines(data: dict[str, Any]) -> list[str]:
     against = f"{Path(where).name}:{cls}" if where and is_custom(data["against"]) else data["against"]
     title = f"{data['game']}{' (' + data['variant'] + ')' if data['variant'] else ''}, {data['players']} players: " \
             f"{data['bot']} vs {data['players'] - 1} x {against}"
+    if data.get("handed"):
+        title += f" (the bot's {', '.join(data['handed'])} answered as the scripted player would)"
     out = [title,
            f"  games {games} (seeds {data['first_seed']}..{data['first_seed'] + games - 1}, the bot's seat rotated), "
            f"unfinished {data['unfinished']}",

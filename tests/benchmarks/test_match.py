@@ -12,10 +12,10 @@ import pytest
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCH))
 import bench_match  # noqa: E402
-from interpreter.agents import make_agent, value as value_module  # noqa: E402
+from interpreter.agents import bot_seed, make_agent, value as value_module  # noqa: E402
 from interpreter.core.engine import Engine  # noqa: E402
 from interpreter.load.loader import load_game  # noqa: E402
-from matches import Match, _percentile, _read_value, summary, wilson  # noqa: E402
+from matches import Match, _percentile, _read_value, questions, summary, wilson  # noqa: E402
 
 PLANNER = f"{BENCH / 'scripted' / 'downtown.py'}:Planner"
 
@@ -58,6 +58,34 @@ def test_the_trained_value_is_read_before_any_decision_is_timed() -> None:
     assert isinstance(value_module._LOADED[engine], value_module.LearnedValue)   # kept with the engine
     assert _percentile([float(k) for k in range(1, 101)], 0.99) == 99.0
     assert _percentile([5.0], 0.99) == 5.0
+
+
+def test_handed_questions_are_answered_by_the_scripted_player_for_the_bots_seat() -> None:
+    engine = Engine(load_game("downtown"))
+    every = tuple(questions(engine))
+    assert "parcels" in every and len(every) == len(set(every))
+    handed = bench_match.run(Match("downtown", None, 3, "random", PLANNER, 2, 50, handed=every), 1)
+    assert all(o.cpu == [] for o in handed)         # nothing left for the bot to answer
+    for o in handed:
+        # The same game with a scripted player, seeded as the stand-in is, in the bot's seat.
+        seed = 50 + o.index
+        agents = [make_agent(PLANNER, bot_seed(seed, 3 if s == o.seat else s)) for s in range(3)]
+        state = engine.new_game(3, seed)
+        while state["result"] is None:
+            seat = engine.first_open_seat(state)
+            engine.apply_index(state, seat, agents[seat].pick(engine, state, seat))
+        assert o.won == (o.seat in state["result"]["winners"])
+        assert o.score == state["seat"][engine.game.score_field][o.seat]
+    summary_line = summary(Match("downtown", None, 3, "random", PLANNER, 2, 50, handed=("parcels",)), handed)
+    assert summary_line["handed"] == ["parcels"]
+
+
+def test_an_unknown_question_to_hand_is_one_line_naming_the_questions(capsys: pytest.CaptureFixture[str]) -> None:
+    code = bench_match.main(["--game", "downtown", "--bot", "random", "--hand", "parcels,bogus"])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and len(err) == 1
+    assert err[0].startswith("bench_match: --hand bogus: Downtown asks no such question; its questions are ")
+    assert "parcels" in err[0]
 
 
 def test_a_wrong_scripted_player_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
