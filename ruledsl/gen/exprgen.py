@@ -55,47 +55,22 @@ KEYWORDS = {"true", "false", "none", "and", "or", "not", "in", "if", "else", "fo
             "elif", "to", "roll"}
 
 
-class Expressions(ExprCostMixin):
-    """Expression checking and code generation against one game's World."""
+class ExprTypes:
+    """The typing rules of expressions: each expression's type from its parts' types, with the type
+    diagnostics (and the notes saying where a type comes from) reported on the way.
 
-    def __init__(self, world: World, diags: DiagnosticBag,
-                 formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
-                 formula_names: Callable[[], list[str]],
-                 inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None,
-                 check_only: bool = False):
+    The generator (`Expressions`) walks the tree and, at each node, asks the rule here for the
+    node's type once its parts are done, in the order the rules are written; it makes code only
+    for what the rule accepted. A rule gives None when it reported an error that leaves the
+    expression without a type (the generator then writes a placeholder and checking goes on).
+    """
+
+    def __init__(self, world: World, diags: DiagnosticBag, formula_names: Callable[[], list[str]],
+                 inline_body: Callable[[str], tuple[list[str], A.Expr] | None]):
         self.world = world
         self.diags = diags
-        self.check_only = check_only   # no code is wanted: what only improves it is skipped
-        self.inline_body = inline_body
-        self.inline_depth = 0
-        self.formula_sig = formula_sig
         self.formula_names = formula_names
-        self.consts: dict[str, object] = {}
-        self.hoister = Hoister()
-        self._reader = False
-        self._member: Type | None = None  # the left side's type while the right side of `in` is generated
-        self._this_reader = False   # `reader` of the expression being generated (see read)
-        self.charges = Charges()
-        self.stmt_start = 0
-        self._in_arith = False      # generating an operand of + - * (see _checked_number)
-        # Calls generated as built-ins, by node id (kept alive, so no id is reused): see bounds.py.
-        self._builtin_calls: dict[int, A.Call] = {}
-        # The names each expression reads, by node id (the node kept alive): an inlined formula's
-        # body is generated at every call, and walking it again each time made checking quadratic.
-        self._names_read: dict[int, tuple[A.Expr, frozenset[str]]] = {}
-        self._calls = Calls(self._is_builtin, lambda call: None if self._is_builtin(call) else inline_body(call.name),
-                            lambda name: world.tables[name][1] if name in world.tables else UNKNOWN)
-        # Work of each formula when it is known before it runs (None: it counts its own as it runs).
-        self.formula_work: dict[str, FormulaWork | None] = {}
-        self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
-        # > 0 while generating code that goes where Python refuses `:=` (what a comprehension runs over)
-        self.in_iterable = 0
-        # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
-        self.known_sizes: dict[int, int | str | None] = {}
-        # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
-        self.columns: dict[str, str] = {}
-        self._column_names: dict[str, str] = {}
-        self._const_names: dict[tuple[str, str], str] = {}
+        self.inline_body = inline_body
         # Expressions (by id) that read a fixed attribute column: what it is, and its values.
         self.fixed: dict[int, tuple[str, tuple[object, ...]]] = {}
         # Expressions (by span) whose type comes from data or a declaration, and variables (by
@@ -106,6 +81,51 @@ class Expressions(ExprCostMixin):
         self._var_origins: dict[int, Origin] = {}
 
     # ------------------------------------------------------------------ helpers
+    def err(self, span: Span, code: str, message: str, hint: str | None = None,
+            related: tuple[Related, ...] = ()) -> Type | None:
+        """Record an error; gives None: the expression has no type, and checking goes on."""
+        self.diags.error(span, code, message, hint, related)
+        return None
+
+    def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
+        """Is t one of the kinds? Reports a type mismatch otherwise."""
+        if t.kind in kinds or t.kind == "any":
+            return True
+        want = " or ".join(kinds)
+        self.err(span, "type", f"{what} must be {want}, not {t}", related=self.explain(span, t))
+        return False
+
+    def explain(self, span: Span, t: Type, declared: bool = True) -> tuple[Related, ...]:
+        """Notes for a type error about the value at `span`: where its type `t` was written
+        (`declared`: by a field's declaration too, not only by the values of data)."""
+        if span in self.made:
+            name, made = self.made[span]
+            return (Related(made, f"`{name}` gives {an(t)}: its value is made here"),)
+        origin = self.origins.get(span)
+        if origin is None or (origin.field is not None and not declared):
+            return ()
+        return explain(origin, t)
+
+    def carry(self, var: Var | None, value: A.Expr) -> None:
+        """A variable made from data keeps the data's origin (`let n = shops_at_start`)."""
+        origin = self.origins.get(value.span)
+        if var is not None and origin is not None:
+            self._var_origins[id(var)] = origin.named(var.name)
+
+    def _trace(self, e: A.Expr, origin: Origin | None) -> None:
+        if origin is not None:
+            self.origins[e.span] = origin
+
+    def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
+        """Names may not hide another visible name: a common source of silent mistakes."""
+        if name in KEYWORDS:
+            self.err(span, "reserved-word", f"'{name}' is a word of the language and cannot name a variable")
+        elif scope.lookup(name) is not None:
+            self.err(span, "shadowed-name", f"'{name}' is already a variable here; pick another name")
+        elif (name in self.world.global_fields or name in self.world.tables or name in CONSTANTS
+              or any(c.collection == name for c in self.world.components.values())):
+            self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
+
     def _check_value(self, read: A.Expr, other: A.Expr) -> None:
         """`lot.shape == "squre"`: a fixed attribute compared with a value no node or item has."""
         fixed = self.fixed.get(id(read))
@@ -164,32 +184,413 @@ class Expressions(ExprCostMixin):
                 return label, value[key]
         return None, None
 
+    def _known(self, e: A.Attr | A.Index, t: Type, scope: Scope) -> Type:
+        """The type of a part of a table that mixes kinds of values (`rule.min` in a map of texts and
+        numbers), when the rules pick it with keys written in them: the type of that very value."""
+        if t.kind != "any":
+            return t
+        label, value = self._table_value(e, scope)
+        if label is None or "[...]" in label or value is None:
+            return t
+        return type_of_data(value)
+
+    def _trace_part(self, e: A.Attr | A.Index, key: object) -> None:
+        """A part of data read with a key (`prices.bare`, `steps[2]`) or one picked at run time."""
+        parent = self.origins.get(e.obj.span)
+        if parent is not None:
+            step = EVERY if key is _UNKNOWN else key
+            self._trace(e, parent.part(_label(e), step))
+
+    # ------------------------------------------------------------- the rules
+    def literal(self, e: A.Num | A.Bool | A.NoneLit | A.Template) -> Type:
+        """A number, yes/no, none or text written in the rules."""
+        if isinstance(e, A.Num):
+            return INT
+        if isinstance(e, A.Bool):
+            return BOOL
+        if isinstance(e, A.NoneLit):
+            return NONE
+        return STR
+
+    def condition(self, e: A.Expr, t: Type, what: str = "a condition") -> Type:
+        """A yes/no: a condition, the operand of `not`."""
+        self.check(t, ("bool",), e.span, what)
+        return BOOL
+
+    def name(self, e: A.Name, scope: Scope) -> Type | None:
+        """A variable, a global field, a table, `seats`, `nodes` or a collection of items."""
+        var = scope.lookup(e.name)
+        if var is not None:
+            var.used = True
+            self._trace(e, self._var_origins.get(id(var)))
+            return var.type
+        w = self.world
+        if e.name in w.global_fields:
+            self._trace(e, Origin(e.name, field=w.global_fields[e.name]))
+            return w.global_fields[e.name].type
+        if e.name in w.tables:
+            t, _ = w.tables[e.name]
+            source = w.table_sources.get(e.name)
+            self._trace(e, Origin(e.name, source) if source is not None else None)
+            return t
+        if e.name == "seats":
+            return list_of(SEAT)
+        if e.name == "nodes":
+            return list_of(NODE)
+        for component in w.components.values():
+            if e.name == component.collection:
+                return list_of(Type(component.name))
+        if e.name in BUILTINS or e.name in self.formula_names():
+            return self.err(e.span, "unknown-name", f"'{e.name}' is a function: call it with ( )")
+        if e.name in _WORDS_OF_OTHER_LANGUAGES:
+            message, hint = _WORDS_OF_OTHER_LANGUAGES[e.name]
+            kind = next(iter(w.components), "card")
+            return self.err(e.span, "unknown-name", message, hint.format(kind=kind))
+        candidates = (list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
+                      + [c.collection for c in w.components.values()])
+        return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
+                        did_you_mean(e.name, candidates))
+
+    def attr(self, e: A.Attr, t: Type, scope: Scope) -> Type | None:
+        """`x.name` on a value of type t: a seat's, node's or item's field or attribute, a map's entry."""
+        w = self.world
+        label = f"{_label(e.obj)}.{e.name}"
+        if t.kind == "seat":
+            f = w.seat_fields.get(e.name)
+            if f is None:
+                if e.name == "name":
+                    return STR
+                return self.err(e.name_span, "unknown-field", f"seats have no field '{e.name}'",
+                                did_you_mean(e.name, list(w.seat_fields)))
+            self._trace(e, Origin(label, field=f))
+            return f.type
+        if t.kind == "node":
+            nf = w.node_fields.get(e.name)
+            if nf is not None:
+                self._trace(e, Origin(label, field=nf))
+                return nf.type
+            if e.name in w.node_attrs:
+                self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
+                source = w.node_attr_sources.get(e.name)
+                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
+                return w.node_attrs[e.name]
+            return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
+                            did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
+        component = w.components.get(t.kind)
+        if component is not None:
+            cf = component.fields.get(e.name)
+            if cf is not None:
+                self._trace(e, Origin(label, field=cf))
+                return cf.type
+            if e.name in component.attrs:
+                self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
+                source = component.attr_sources.get(e.name)
+                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
+                return component.attrs[e.name]
+            return self.err(e.name_span, "unknown-field", f"{an(component.name)} has no field or attribute '{e.name}'",
+                            did_you_mean(e.name, list(component.fields) + list(component.attrs)))
+        if t.kind == "map":
+            if t.args[0].kind not in ("str", "any"):
+                return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
+            self._check_key(e.obj, e.name, e.name_span, scope)
+            self._trace_part(e, e.name)
+            return self._known(e, t.args[1], scope)
+        if t.kind == "any":
+            return self._known(e, ANY, scope)
+        return self.err(e.span, "type", f"a value of type {t} has no field '{e.name}'")
+
+    def index(self, e: A.Index, t: Type, it: Type, scope: Scope) -> Type | None:
+        """`x[i]` on a value of type t with an index of type it: a tuple, list or map."""
+        if t.kind == "tuple":
+            if isinstance(e.index, A.Num):
+                if not 0 <= e.index.value < len(t.args):
+                    return self.err(e.index.span, "type", f"{an(t)} has positions 0 to {len(t.args) - 1}")
+                return t.args[e.index.value]
+            self.check(it, ("int",), e.index.span, "a tuple position")
+            elem: Type = NONE
+            for a in t.args:
+                elem = unify(elem, a)
+            return elem
+        if t.kind == "list":
+            self.check(it, ("int", "seat"), e.index.span, "a list index")
+            self._check_index(e, scope)
+            self._trace_part(e, _literal(e.index))
+            return self._known(e, t.args[0], scope)
+        if t.kind == "map":
+            if not assignable(t.args[0], it):
+                return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}",
+                                related=self.explain(e.index.span, it))
+            self._check_index(e, scope)
+            self._trace_part(e, _literal(e.index))
+            return self._known(e, t.args[1], scope)
+        if t.kind == "any":
+            return self._known(e, ANY, scope)
+        return self.err(e.span, "type", f"a value of type {t} cannot be indexed with [ ]")
+
+    def binary(self, e: A.BinOp, ta: Type, tb: Type) -> Type:
+        """Both sides' types known: the operator's own rule (`_OPERATORS`); any other is arithmetic."""
+        return _OPERATORS.get(e.op, ExprTypes._arithmetic)(self, e, ta, tb)
+
+    def _logic(self, e: A.BinOp, ta: Type, tb: Type) -> Type:
+        """`and`, `or`: two bools."""
+        self.check(ta, ("bool",), e.left.span, f"the left side of '{e.op}'")
+        self.check(tb, ("bool",), e.right.span, f"the right side of '{e.op}'")
+        return BOOL
+
+    def _equality(self, e: A.BinOp, ta: Type, tb: Type) -> Type:
+        """`==`, `!=`: any two values; a warning when they can never be equal."""
+        op = e.op
+        kinds = {ta.kind, tb.kind}
+        things = kinds & ({"node"} | set(self.world.components))
+        if things and kinds & {"int", "str"}:
+            thing = sorted(things)[0]
+            self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
+                               "always " + ("false" if op == "==" else "true"),
+                               f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
+        elif kinds == {"seat", "int"}:
+            pass  # seats are numbered from 0: `s == 0` is the first seat
+        elif not kinds & {"any", "none"} and len(kinds) == 2:
+            self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
+                               + ("false" if op == "==" else "true"))
+        else:
+            self._check_value(e.left, e.right)
+            self._check_value(e.right, e.left)
+        return BOOL
+
+    def _ordering(self, e: A.BinOp, ta: Type, tb: Type) -> Type:
+        """`<`, `<=`, `>`, `>=`: two numbers or two texts."""
+        op = e.op
+        left_ok = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
+        right_ok = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
+        if left_ok and right_ok and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
+            # The side whose type comes from the values of data is the likely mistake.
+            data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
+            self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
+                     related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
+        return BOOL
+
+    def _membership(self, e: A.BinOp, ta: Type, tb: Type) -> Type:
+        """`in`, `not in`: a value and a list or map."""
+        self.check(tb, ("list", "map"), e.right.span, f"the right side of '{e.op}'")
+        if isinstance(e.right, A.ListLit):
+            for item in e.right.items:
+                self._check_value(e.left, item)
+        return BOOL
+
+    def _plus(self, e: A.BinOp, ta: Type, tb: Type) -> Type:
+        """`+` of two lists, of two texts, else of numbers."""
+        if ta.kind == "list" or tb.kind == "list":
+            self.check(ta, ("list",), e.left.span, "the left side of '+'")
+            self.check(tb, ("list",), e.right.span, "the right side of '+'")
+            return unify(ta, tb)
+        if ta.kind == "str" and tb.kind == "str":
+            return STR
+        return self._arithmetic(e, ta, tb)
+
+    def _arithmetic(self, e: A.BinOp, ta: Type, tb: Type) -> Type:
+        """`+`, `-`, `*`, `//`, `%` of two numbers."""
+        self.check(ta, ("int",), e.left.span, f"the left side of '{e.op}'")
+        self.check(tb, ("int",), e.right.span, f"the right side of '{e.op}'")
+        return INT
+
+    def negated(self, e: A.Neg, t: Type) -> Type:
+        """`-x`: a number."""
+        self.check(t, ("int",), e.span, "a negated value")
+        return INT
+
+    def conditional(self, e: A.IfExp, ta: Type, tb: Type) -> Type | None:
+        """`a if c else b` (the condition checked as one): both branches of one kind of value."""
+        if disagree(ta, tb):
+            # unify would make the value `any`, and the mistake would surface where it is used,
+            # in Python's words, or only in play: it is made here.
+            return self.err(e.span, "type", f"the two branches of this 'if ... else' give different kinds of "
+                            f"value: {an(ta)} and {an(tb)}", "give both branches the same type",
+                            related=self.explain(e.then.span, ta) + self.explain(e.orelse.span, tb))
+        return unify(ta, tb)
+
+    def list_of_elements(self, types: list[Type]) -> Type:
+        """A list written element by element, or made by a comprehension: a list of their common type."""
+        elem: Type | None = None
+        for t in types:
+            elem = t if elem is None else unify(elem, t)
+        return list_of(elem if elem is not None else ANY)
+
+    def tuple_of_elements(self, types: list[Type]) -> Type:
+        """A tuple written element by element: a tuple of their types."""
+        return tuple_of(*types)
+
+    def map_key(self, key: A.Expr, t: Type) -> None:
+        """A key of a map written in the rules: a text."""
+        self.check(t, ("str",), key.span, "a map key")
+
+    def map_of_values(self, types: list[Type]) -> Type:
+        """A map written pair by pair, or made by a comprehension: text keys, values of a common type."""
+        vt: Type | None = None
+        for t in types:
+            vt = t if vt is None else unify(vt, t)
+        return map_of(STR, vt if vt is not None else ANY)
+
+    def comprehension(self, var: str, iter_: A.Expr, t: Type, span: Span, scope: Scope) -> Type:
+        """`for var in iter_` in a comprehension, iter_ of type t: the variable's type."""
+        self.check(t, ("list",), iter_.span, "what a comprehension runs over")
+        self.no_shadow(var, span, scope)
+        return t.elem if t.kind == "list" else ANY
+
+    def formula_call(self, e: A.Call, params: list[Type]) -> bool:
+        """A call of a formula taking these types: as many values as it takes? (Also noted: where the
+        value of a one-expression formula is made.)"""
+        body = self.inline_body(e.name)
+        if body is not None:
+            self.made[e.span] = (e.name, body[1].span)
+        if len(e.args) != len(params):
+            self.err(e.span, "arity", f"'{e.name}' takes {len(params)} value(s), got {len(e.args)}")
+            return False
+        return True
+
+    def formula_argument(self, e: A.Call, i: int, arg: A.Expr, want: Type, t: Type) -> None:
+        """The value number i of a formula's call: of the type of its parameter."""
+        if not assignable(want, t):
+            self.err(arg.span, "type", f"value {i} of '{e.name}' must be {want}, not {t}",
+                     related=self.explain(arg.span, t))
+
+    def builtin_call(self, e: A.Call) -> bool:
+        """A call that names no formula: a built-in, with as many values as it takes?"""
+        if e.name not in BUILTINS:
+            self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
+                     did_you_mean(e.name, list(BUILTINS) + self.formula_names()))
+            return False
+        spec = BUILTINS[e.name]
+        if not spec.fewest <= len(e.args) <= spec.most:
+            self.err(e.span, "arity", f"'{e.name}' takes {spec.arity} value(s), got {len(e.args)}")
+            return False
+        return True
+
+
+# Each binary operator's typing rule; any other operator is arithmetic.
+_OPERATORS: dict[str, Callable[[ExprTypes, A.BinOp, Type, Type], Type]] = {
+    "and": ExprTypes._logic, "or": ExprTypes._logic,
+    "==": ExprTypes._equality, "!=": ExprTypes._equality,
+    "<": ExprTypes._ordering, "<=": ExprTypes._ordering, ">": ExprTypes._ordering, ">=": ExprTypes._ordering,
+    "in": ExprTypes._membership, "not in": ExprTypes._membership, "+": ExprTypes._plus,
+}
+
+
+def _label(e: A.Expr) -> str:
+    """How the rules wrote a read of data, for a note: `lot.shape`, `prices.bare`, `price[...]`."""
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, A.Attr):
+        return f"{_label(e.obj)}.{e.name}"
+    if isinstance(e, A.Index):
+        key = _literal(e.index)
+        return f"{_label(e.obj)}[{'...' if key is _UNKNOWN else json.dumps(key)}]"
+    if isinstance(e, A.Call):
+        return f"{e.name}(...)"
+    return "..."
+
+
+_UNKNOWN = object()
+
+
+def _literal(e: A.Expr) -> object:
+    """The value of a number or plain text written in the rules, else _UNKNOWN."""
+    if isinstance(e, A.Num):
+        return e.value
+    if isinstance(e, A.Neg) and isinstance(e.operand, A.Num):
+        return -e.operand.value
+    if isinstance(e, A.Template) and e.is_plain:
+        return e.text
+    return _UNKNOWN
+
+
+def disagree(a: Type, b: Type) -> bool:
+    """Do two known types have nothing in common (a list and a number)? None and any agree with all."""
+    if a.kind in ("none", "any") or b.kind in ("none", "any"):
+        return False
+    if a.kind != b.kind:
+        return True
+    return len(a.args) != len(b.args) or any(disagree(x, y) for x, y in zip(a.args, b.args))
+
+
+def _among(value: object, shown: list[str], intro: str) -> str | None:
+    """A hint for a value that is not one of `shown`: the closest one, or all of them when few."""
+    return (copies_hint(str(value), shown) or did_you_mean(str(value), shown)
+            or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None))
+
+
+class Expressions(ExprCostMixin):
+    """Expression checking and code generation against one game's World."""
+
+    def __init__(self, world: World, diags: DiagnosticBag,
+                 formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
+                 formula_names: Callable[[], list[str]],
+                 inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None,
+                 check_only: bool = False):
+        self.world = world
+        self.types = ExprTypes(world, diags, formula_names, inline_body)
+        self.check_only = check_only   # no code is wanted: what only improves it is skipped
+        self.inline_body = inline_body
+        self.inline_depth = 0
+        self.formula_sig = formula_sig
+        self.formula_names = formula_names
+        self.consts: dict[str, object] = {}
+        self.hoister = Hoister()
+        self._reader = False
+        self._member: Type | None = None  # the left side's type while the right side of `in` is generated
+        self._this_reader = False   # `reader` of the expression being generated (see read)
+        self.charges = Charges()
+        self.stmt_start = 0
+        self._in_arith = False      # generating an operand of + - * (see _checked_number)
+        # Calls generated as built-ins, by node id (kept alive, so no id is reused): see bounds.py.
+        self._builtin_calls: dict[int, A.Call] = {}
+        # The names each expression reads, by node id (the node kept alive): an inlined formula's
+        # body is generated at every call, and walking it again each time made checking quadratic.
+        self._names_read: dict[int, tuple[A.Expr, frozenset[str]]] = {}
+        self._calls = Calls(self._is_builtin, lambda call: None if self._is_builtin(call) else inline_body(call.name),
+                            lambda name: world.tables[name][1] if name in world.tables else UNKNOWN)
+        # Work of each formula when it is known before it runs (None: it counts its own as it runs).
+        self.formula_work: dict[str, FormulaWork | None] = {}
+        self.memo: set[str] = set()   # formulas whose values are remembered (purity.py)
+        # > 0 while generating code that goes where Python refuses `:=` (what a comprehension runs over)
+        self.in_iterable = 0
+        # Inlined calls and `+` of lists (by node id): the length of the list each gives (size_of).
+        self.known_sizes: dict[int, int | str | None] = {}
+        # State columns (a field of every seat, node or item) by local name: `_f3` -> "N['plaque']".
+        self.columns: dict[str, str] = {}
+        self._column_names: dict[str, str] = {}
+        self._const_names: dict[tuple[str, str], str] = {}
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def diags(self) -> DiagnosticBag:
+        """Where diagnostics go: the typing rules' (a walk that only repeats one gives them a bag of its own)."""
+        return self.types.diags
+
+    @diags.setter
+    def diags(self, bag: DiagnosticBag) -> None:
+        self.types.diags = bag
+
     def err(self, span: Span, code: str, message: str, hint: str | None = None,
             related: tuple[Related, ...] = ()) -> Code:
         """Record an error and return a placeholder so checking can go on."""
-        self.diags.error(span, code, message, hint, related)
+        self.types.err(span, code, message, hint, related)
         return BAD
 
     def explain(self, span: Span, t: Type, declared: bool = True) -> tuple[Related, ...]:
-        """Notes for a type error about the value at `span`: where its type `t` was written
-        (`declared`: by a field's declaration too, not only by the values of data)."""
-        if span in self.made:
-            name, made = self.made[span]
-            return (Related(made, f"`{name}` gives {an(t)}: its value is made here"),)
-        origin = self.origins.get(span)
-        if origin is None or (origin.field is not None and not declared):
-            return ()
-        return explain(origin, t)
+        """ExprTypes.explain"""
+        return self.types.explain(span, t, declared)
 
     def carry(self, var: Var | None, value: A.Expr) -> None:
-        """A variable made from data keeps the data's origin (`let n = shops_at_start`)."""
-        origin = self.origins.get(value.span)
-        if var is not None and origin is not None:
-            self._var_origins[id(var)] = origin.named(var.name)
+        """ExprTypes.carry"""
+        self.types.carry(var, value)
 
-    def _trace(self, e: A.Expr, origin: Origin | None) -> None:
-        if origin is not None:
-            self.origins[e.span] = origin
+    def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
+        """ExprTypes.check"""
+        return self.types.check(t, kinds, span, what)
+
+    def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
+        """ExprTypes.no_shadow"""
+        self.types.no_shadow(name, span, scope)
 
     def const(self, group: str, key: str, value: object) -> str:
         """A module-level name holding a constant of the game (table, attribute column...)."""
@@ -222,14 +623,6 @@ class Expressions(ExprCostMixin):
             self._column_names[path] = ref
             self.columns[ref] = path
         return ref
-
-    def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
-        """Is t one of the kinds? Reports a type mismatch otherwise."""
-        if t.kind in kinds or t.kind == "any":
-            return True
-        want = " or ".join(kinds)
-        self.err(span, "type", f"{what} must be {want}, not {t}", related=self.explain(span, t))
-        return False
 
     def fmt(self, code: str, t: Type) -> str:
         """Python expression turning a value into display text."""
@@ -323,22 +716,22 @@ class Expressions(ExprCostMixin):
     def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
         """A boolean expression."""
         code, t = self.expr(e, scope)
-        self.check(t, ("bool",), e.span, what)
+        self.types.condition(e, t, what)
         return code
 
     def _Num(self, e: A.Num, scope: Scope) -> Code:
         if abs(e.value) > NUMBER_LIMIT:  # refused when it is reached, at its place in the rules
-            return (f"_num({int(e.value)})", INT)
-        return (str(int(e.value)), INT)
+            return (f"_num({int(e.value)})", self.types.literal(e))
+        return (str(int(e.value)), self.types.literal(e))
 
     def _Bool(self, e: A.Bool, scope: Scope) -> Code:
-        return ("True" if e.value else "False", BOOL)
+        return ("True" if e.value else "False", self.types.literal(e))
 
     def _NoneLit(self, e: A.NoneLit, scope: Scope) -> Code:
-        return ("None", NONE)
+        return ("None", self.types.literal(e))
 
     def _Template(self, e: A.Template, scope: Scope) -> Code:
-        return (self.template(e, scope), STR)
+        return (self.template(e, scope), self.types.literal(e))
 
     def template(self, e: A.Template, scope: Scope) -> str:
         """Python expression building the text of a template."""
@@ -357,91 +750,49 @@ class Expressions(ExprCostMixin):
         return "''.join((" + ", ".join(pieces) + ",))" if len(pieces) > 8 else "(" + " + ".join(pieces) + ")"
 
     def _Name(self, e: A.Name, scope: Scope) -> Code:
+        t = self.types.name(e, scope)
+        if t is None:
+            return BAD
         var = scope.lookup(e.name)
         if var is not None:
-            var.used = True
-            self._trace(e, self._var_origins.get(id(var)))
-            return (var.code, var.type)
+            return (var.code, t)
         w = self.world
         if e.name in w.global_fields:
-            self._trace(e, Origin(e.name, field=w.global_fields[e.name]))
             if self.hoister.in_formula():
                 # Nothing changes the state while a formula runs: one look-up per call.
-                return (self.column(f"V[{e.name!r}]"), w.global_fields[e.name].type)
-            return (f"V[{e.name!r}]", w.global_fields[e.name].type)
+                return (self.column(f"V[{e.name!r}]"), t)
+            return (f"V[{e.name!r}]", t)
         if e.name in w.tables:
-            t, value = w.tables[e.name]
-            source = w.table_sources.get(e.name)
-            self._trace(e, Origin(e.name, source) if source is not None else None)
-            return (self.const("table", e.name, value), t)
+            return (self.const("table", e.name, w.tables[e.name][1]), t)
         if e.name == "seats":
-            return ("c.seats", list_of(SEAT))
+            return ("c.seats", t)
         if e.name == "nodes":
-            return (self.const("nodes", "", list(range(len(w.node_ids)))), list_of(NODE))
-        for component in w.components.values():
-            if e.name == component.collection:
-                return (self.const("collection", component.name, list(range(len(component.ids)))),
-                        list_of(Type(component.name)))
-        if e.name in BUILTINS or e.name in self.formula_names():
-            return self.err(e.span, "unknown-name", f"'{e.name}' is a function: call it with ( )")
-        if e.name in _WORDS_OF_OTHER_LANGUAGES:
-            message, hint = _WORDS_OF_OTHER_LANGUAGES[e.name]
-            kind = next(iter(w.components), "card")
-            return self.err(e.span, "unknown-name", message, hint.format(kind=kind))
-        candidates = (list(scope.names()) + list(w.global_fields) + list(w.tables) + list(CONSTANTS)
-                      + [c.collection for c in w.components.values()])
-        return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
-                        did_you_mean(e.name, candidates))
+            return (self.const("nodes", "", list(range(len(w.node_ids)))), t)
+        component = next(c for c in w.components.values() if e.name == c.collection)
+        return (self.const("collection", component.name, list(range(len(component.ids)))), t)
 
     def _Attr(self, e: A.Attr, scope: Scope) -> Code:
-        obj, t = self.expr(e.obj, scope)
+        obj, ot = self.expr(e.obj, scope)
+        t = self.types.attr(e, ot, scope)
+        if t is None:
+            return BAD
         w = self.world
-        label = f"{_label(e.obj)}.{e.name}"
-        if t.kind == "seat":
-            f = w.seat_fields.get(e.name)
-            if f is None:
-                if e.name == "name":
-                    return (f"c.names[{obj}]", STR)
-                return self.err(e.name_span, "unknown-field", f"seats have no field '{e.name}'",
-                                did_you_mean(e.name, list(w.seat_fields)))
-            self._trace(e, Origin(label, field=f))
-            return (f"{self.column(f'S[{e.name!r}]')}[{obj}]", f.type)
-        if t.kind == "node":
-            nf = w.node_fields.get(e.name)
-            if nf is not None:
-                self._trace(e, Origin(label, field=nf))
-                return (f"{self.column(f'N[{e.name!r}]')}[{obj}]", nf.type)
-            if e.name in w.node_attrs:
-                column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
-                self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
-                source = w.node_attr_sources.get(e.name)
-                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
-                return (f"{column}[{obj}]", w.node_attrs[e.name])
-            return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
-                            did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
-        component = w.components.get(t.kind)
+        if ot.kind == "seat":
+            if e.name not in w.seat_fields:
+                return (f"c.names[{obj}]", t)  # a seat's name
+            return (f"{self.column(f'S[{e.name!r}]')}[{obj}]", t)
+        if ot.kind == "node":
+            if e.name in w.node_fields:
+                return (f"{self.column(f'N[{e.name!r}]')}[{obj}]", t)
+            column = self.const("attr", e.name, tuple(w.node_attr_values[e.name]))
+            return (f"{column}[{obj}]", t)
+        component = w.components.get(ot.kind)
         if component is not None:
-            cf = component.fields.get(e.name)
-            if cf is not None:
-                self._trace(e, Origin(label, field=cf))
-                return (f"{self.column(f'C[{component.name!r}][{e.name!r}]')}[{obj}]", cf.type)
-            if e.name in component.attrs:
-                column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
-                self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
-                source = component.attr_sources.get(e.name)
-                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
-                return (f"{column}[{obj}]", component.attrs[e.name])
-            return self.err(e.name_span, "unknown-field", f"{an(component.name)} has no field or attribute '{e.name}'",
-                            did_you_mean(e.name, list(component.fields) + list(component.attrs)))
-        if t.kind == "map":
-            if t.args[0].kind not in ("str", "any"):
-                return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
-            self._check_key(e.obj, e.name, e.name_span, scope)
-            self._trace_part(e, e.name)
-            return (f"{obj}[{e.name!r}]", self._known(e, t.args[1], scope))
-        if t.kind == "any":
-            return (f"{obj}[{e.name!r}]", self._known(e, ANY, scope))
-        return self.err(e.span, "type", f"a value of type {t} has no field '{e.name}'")
+            if e.name in component.fields:
+                return (f"{self.column(f'C[{component.name!r}][{e.name!r}]')}[{obj}]", t)
+            column = self.const(f"attr:{component.name}", e.name, tuple(component.attr_values[e.name]))
+            return (f"{column}[{obj}]", t)
+        return (f"{obj}[{e.name!r}]", t)  # a map's entry, or a part of a value of unknown type
 
     def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
         codes, types = [], []
@@ -449,56 +800,18 @@ class Expressions(ExprCostMixin):
             code, t = self.expr(item, scope)
             codes.append(code)
             types.append(t)
-        return ("[" + ", ".join(codes) + "]", tuple_of(*types))
+        return ("[" + ", ".join(codes) + "]", self.types.tuple_of_elements(types))
 
     def _Index(self, e: A.Index, scope: Scope) -> Code:
-        obj, t = self.expr(e.obj, scope)
+        obj, ot = self.expr(e.obj, scope)
         idx, it = self.expr(e.index, scope)
-        if t.kind == "tuple":
-            if isinstance(e.index, A.Num):
-                if not 0 <= e.index.value < len(t.args):
-                    return self.err(e.index.span, "type", f"{an(t)} has positions 0 to {len(t.args) - 1}")
-                return (f"{obj}[{idx}]", t.args[e.index.value])
-            self.check(it, ("int",), e.index.span, "a tuple position")
-            elem: Type = NONE
-            for a in t.args:
-                elem = unify(elem, a)
-            return (f"{obj}[{idx}]", elem)
-        if t.kind == "list":
-            self.check(it, ("int", "seat"), e.index.span, "a list index")
-            self._check_index(e, scope)
-            self._trace_part(e, _literal(e.index))
-            return (f"{obj}[{idx}]", self._known(e, t.args[0], scope))
-        if t.kind == "map":
-            if not assignable(t.args[0], it):
-                return self.err(e.index.span, "type", f"this map's keys are {t.args[0]}, not {it}",
-                                related=self.explain(e.index.span, it))
-            self._check_index(e, scope)
-            self._trace_part(e, _literal(e.index))
-            return (f"{obj}[{idx}]", self._known(e, t.args[1], scope))
-        if t.kind == "any":
-            return (f"{obj}[{idx}]", self._known(e, ANY, scope))
-        return self.err(e.span, "type", f"a value of type {t} cannot be indexed with [ ]")
-
-    def _known(self, e: A.Attr | A.Index, t: Type, scope: Scope) -> Type:
-        """The type of a part of a table that mixes kinds of values (`rule.min` in a map of texts and
-        numbers), when the rules pick it with keys written in them: the type of that very value."""
-        if t.kind != "any":
-            return t
-        label, value = self._table_value(e, scope)
-        if label is None or "[...]" in label or value is None:
-            return t
-        return type_of_data(value)
-
-    def _trace_part(self, e: A.Attr | A.Index, key: object) -> None:
-        """A part of data read with a key (`prices.bare`, `steps[2]`) or one picked at run time."""
-        parent = self.origins.get(e.obj.span)
-        if parent is not None:
-            step = EVERY if key is _UNKNOWN else key
-            self._trace(e, parent.part(_label(e), step))
+        t = self.types.index(e, ot, it, scope)
+        if t is None:
+            return BAD
+        return (f"{obj}[{idx}]", t)
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
-        """Both sides generated, then the operator's own typing rule and code (`_BINARY`)."""
+        """Both sides generated, the operator's typing rule, then its code (`_BINARY`)."""
         arith = e.op in ("+", "-", "*")
         self._in_arith = arith
         left = self.expr(e.left, scope)
@@ -508,56 +821,27 @@ class Expressions(ExprCostMixin):
             right = self.read(e.right, scope)
         else:
             right = self.expr(e.right, scope)
-        return _BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope)
+        t = self.types.binary(e, left[1], right[1])
+        return (_BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope), t)
 
-    def _logic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
-        """`and`, `or`: two bools."""
-        (a, ta), (b, tb) = left, right
-        self.check(ta, ("bool",), e.left.span, f"the left side of '{e.op}'")
-        self.check(tb, ("bool",), e.right.span, f"the right side of '{e.op}'")
-        return (f"({a} {e.op} {b})", BOOL)
+    def _logic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
+        """`and`, `or`."""
+        return f"({left[0]} {e.op} {right[0]})"
 
-    def _equality(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
-        """`==`, `!=`: any two values; a warning when they can never be equal."""
-        (a, ta), (b, tb), op = left, right, e.op
-        kinds = {ta.kind, tb.kind}
-        things = kinds & ({"node"} | set(self.world.components))
-        if things and kinds & {"int", "str"}:
-            thing = sorted(things)[0]
-            self.diags.warning(e.span, "type", f"{an(thing)} is not its id: comparing {ta} with {tb} is "
-                               "always " + ("false" if op == "==" else "true"),
-                               f"compare its id instead, e.g. x.id == {'7' if thing == 'node' else chr(34) + 'a-b' + chr(34)}")
-        elif kinds == {"seat", "int"}:
-            pass  # seats are numbered from 0: `s == 0` is the first seat
-        elif not kinds & {"any", "none"} and len(kinds) == 2:
-            self.diags.warning(e.span, "type", f"comparing {ta} with {tb} is always "
-                               + ("false" if op == "==" else "true"))
-        else:
-            self._check_value(e.left, e.right)
-            self._check_value(e.right, e.left)
+    def _equality(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
+        """`==`, `!=`: `is` when one side is none."""
+        (a, _), (b, _), op = left, right, e.op
         if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):  # only none is none
-            return (f"({a} {'is' if op == '==' else 'is not'} {b})", BOOL)
-        return (f"({a} {op} {b})", BOOL)
+            return f"({a} {'is' if op == '==' else 'is not'} {b})"
+        return f"({a} {op} {b})"
 
-    def _ordering(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
-        """`<`, `<=`, `>`, `>=`: two numbers or two texts."""
-        (a, ta), (b, tb), op = left, right, e.op
-        left_ok = self.check(ta, ("int", "str"), e.left.span, f"the left side of '{op}'")
-        right_ok = self.check(tb, ("int", "str"), e.right.span, f"the right side of '{op}'")
-        if left_ok and right_ok and ta.kind != tb.kind and "any" not in (ta.kind, tb.kind):
-            # The side whose type comes from the values of data is the likely mistake.
-            data = self.explain(e.left.span, ta, False) + self.explain(e.right.span, tb, False)
-            self.err(e.span, "type", f"'{op}' compares {ta} with {tb}: compare two numbers or two texts",
-                     related=data or self.explain(e.left.span, ta) + self.explain(e.right.span, tb))
-        return (f"({a} {op} {b})", BOOL)
+    def _ordering(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
+        """`<`, `<=`, `>`, `>=`."""
+        return f"({left[0]} {e.op} {right[0]})"
 
-    def _membership(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
-        """`in`, `not in`: a value and a list or map; a short fixed list becomes a set constant."""
+    def _membership(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
+        """`in`, `not in`: a short fixed list becomes a set constant; a search is counted."""
         (a, ta), (b, tb), op = left, right, e.op
-        self.check(tb, ("list", "map"), e.right.span, f"the right side of '{op}'")
-        if isinstance(e.right, A.ListLit):
-            for item in e.right.items:
-                self._check_value(e.left, item)
         fixed = fixed_value(e.right, self.resolver(scope))
         if ta.kind not in _CONTAINERS and isinstance(fixed, list) and 0 < len(fixed) <= 32 \
                 and all(literal(v) is not None for v in fixed):
@@ -565,71 +849,63 @@ class Expressions(ExprCostMixin):
             b = "{" + ", ".join(sorted({literal(v) or "" for v in fixed})) + "}"
         elif tb.kind == "list" and self.size_of(e.right, b, scope) != PAID:
             self.charges.charge(SEARCH_STEPS)  # `in` searches the list (a new one was counted)
-        return (f"({a} {op} {b})", BOOL)
+        return f"({a} {op} {b})"
 
-    def _plus(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+    def _plus(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
         """`+` of two lists (counted, and refused past the size limit), of two texts, else of numbers."""
         (a, ta), (b, tb) = left, right
         if ta.kind == "list" or tb.kind == "list":
-            self.check(ta, ("list",), e.left.span, "the left side of '+'")
-            self.check(tb, ("list",), e.right.span, "the right side of '+'")
             sizes = [self.size_of(x, code, scope) for x, code in ((e.left, a), (e.right, b))]
             if any(not isinstance(x, (A.ListLit, A.ListComp, A.BinOp)) and size != PAID and not isinstance(size, int)
                    for x, size in zip((e.left, e.right), sizes)) and COUNT_WORK_ON():
                 # A list that may be long already (a variable, a field): counted as it is made,
                 # and refused past the size limit (`x = x + x` cannot fill the memory).
                 self.known_sizes[id(e)] = self.total(sizes)
-                return (f"_cat(c, {a}, {b})", unify(ta, tb))
+                return f"_cat(c, {a}, {b})"
             for size in sizes:  # making the new list visits both (a new one was counted already)
                 if size != PAID:
                     self.charges.charge(size if isinstance(size, int) else 0, size if isinstance(size, str) else None)
             self.known_sizes[id(e)] = self.total(sizes)
-            return (f"({a} + {b})", unify(ta, tb))
+            return f"({a} + {b})"
         if ta.kind == "str" and tb.kind == "str":
-            return (f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})", STR)
+            return f"_tcat(c, {a}, {b})" if COUNT_WORK_ON() else f"({a} + {b})"
         return self._arithmetic(e, left, right, scope)
 
-    def _arithmetic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> Code:
+    def _arithmetic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
         """`+`, `-`, `*`, `//`, `%` of two numbers (division and remainder by the rules' own helpers)."""
-        (a, ta), (b, tb), op = left, right, e.op
-        self.check(ta, ("int",), e.left.span, f"the left side of '{op}'")
-        self.check(tb, ("int",), e.right.span, f"the right side of '{op}'")
+        (a, _), (b, _), op = left, right, e.op
         if op == "//":
-            return (f"_div({a}, {b})", INT)
+            return f"_div({a}, {b})"
         if op == "%":
-            return (f"_mod({a}, {b})", INT)
-        return (f"({a} {op} {b})", INT)
+            return f"_mod({a}, {b})"
+        return f"({a} {op} {b})"
 
     def _Not(self, e: A.Not, scope: Scope) -> Code:
-        return (f"(not {self.cond(e.operand, scope, 'the operand of not')})", BOOL)
+        code, t = self.expr(e.operand, scope)
+        return (f"(not {code})", self.types.condition(e.operand, t, "the operand of not"))
 
     def _Neg(self, e: A.Neg, scope: Scope) -> Code:
         # Not an operand of + - *: nothing above checks the number, so a sum or product under the
         # minus keeps its own check (-(n * n) in a loop would otherwise grow without limit).
         code, t = self.expr(e.operand, scope)
-        self.check(t, ("int",), e.span, "a negated value")
-        return (f"(-{code})", INT)
+        return (f"(-{code})", self.types.negated(e, t))
 
     def _IfExp(self, e: A.IfExp, scope: Scope) -> Code:
         c = self.cond(e.cond, scope)
         a, ta = self.expr(e.then, scope)
         b, tb = self.expr(e.orelse, scope)
-        if disagree(ta, tb):
-            # unify would make the value `any`, and the mistake would surface where it is used,
-            # in Python's words, or only in play: it is made here.
-            return self.err(e.span, "type", f"the two branches of this 'if ... else' give different kinds of "
-                            f"value: {an(ta)} and {an(tb)}", "give both branches the same type",
-                            related=self.explain(e.then.span, ta) + self.explain(e.orelse.span, tb))
-        return (f"({a} if {c} else {b})", unify(ta, tb))
+        t = self.types.conditional(e, ta, tb)
+        if t is None:
+            return BAD
+        return (f"({a} if {c} else {b})", t)
 
     def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
-        elem: Type | None = None
-        codes = []
+        codes, types = [], []
         for item in e.items:
             code, t = self.expr(item, scope)
             codes.append(code)
-            elem = t if elem is None else unify(elem, t)
-        return ("[" + ", ".join(codes) + "]", list_of(elem if elem is not None else ANY))
+            types.append(t)
+        return ("[" + ", ".join(codes) + "]", self.types.list_of_elements(types))
 
     def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
                        scope: Scope) -> tuple[Scope, str, str, str]:
@@ -639,10 +915,9 @@ class Expressions(ExprCostMixin):
             it, t = self.read(iter_, scope)
         finally:
             self.in_iterable -= 1
-        self.check(t, ("list",), iter_.span, "what a comprehension runs over")
+        elem = self.types.comprehension(var, iter_, t, span, scope)
         inner = Scope(scope, scope.persistent, scope.counter)
-        self.no_shadow(var, span, scope)
-        v = inner.declare(var, t.elem if t.kind == "list" else ANY, "comp", span, comp=True)
+        v = inner.declare(var, elem, "comp", span, comp=True)
         v.used = True
         self.hoister.repeat += 1  # the condition and the element are computed once per element
         self.charges.begin()      # ... and so is their work
@@ -655,16 +930,6 @@ class Expressions(ExprCostMixin):
         per = self.charges.end()
         return f" for {var} in {self.counted(iter_, it, scope, per)}{condition}"
 
-    def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
-        """Names may not hide another visible name: a common source of silent mistakes."""
-        if name in KEYWORDS:
-            self.err(span, "reserved-word", f"'{name}' is a word of the language and cannot name a variable")
-        elif scope.lookup(name) is not None:
-            self.err(span, "shadowed-name", f"'{name}' is already a variable here; pick another name")
-        elif (name in self.world.global_fields or name in self.world.tables or name in CONSTANTS
-              or any(c.collection == name for c in self.world.components.values())):
-            self.err(span, "shadowed-name", f"'{name}' already names game data; pick another name")
-
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
         reader = self._this_reader
         inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
@@ -674,7 +939,7 @@ class Expressions(ExprCostMixin):
             code = f"[{elt}] * c.nseats"  # (one value per seat that nothing can change in place)
         else:
             code = f"[{elt}{clause}]"
-        return (self._folded(e, scope, reader) or code, list_of(t))
+        return (self._folded(e, scope, reader) or code, self.types.list_of_elements([t]))
 
     def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
         """A list made only of fixed data, computed now (folding.evaluate): the code reading it.
@@ -692,22 +957,22 @@ class Expressions(ExprCostMixin):
         return ref if reader else f"{ref}[:]"
 
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
-        vt: Type | None = None
-        codes = []
+        codes, types = [], []
         for k, v in e.pairs:
-            kc, ktt = self.expr(k, scope)
-            vc, vtt = self.expr(v, scope)
-            self.check(ktt, ("str",), k.span, "a map key")
-            vt = vtt if vt is None else unify(vt, vtt)
+            kc, kt = self.expr(k, scope)
+            vc, vt = self.expr(v, scope)
+            self.types.map_key(k, kt)
+            types.append(vt)
             codes.append(f"{kc}: {vc}")
-        return ("{" + ", ".join(codes) + "}", map_of(STR, vt if vt is not None else ANY))
+        return ("{" + ", ".join(codes) + "}", self.types.map_of_values(types))
 
     def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
         inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
         kc, kt = self.expr(e.key, inner)
-        self.check(kt, ("str",), e.key.span, "a map key")
+        self.types.map_key(e.key, kt)
         vc, vt = self.expr(e.value, inner)
-        return (f"{{{kc}: {vc}{self._end_comprehension(e.iter, var, it, condition, scope)}}}", map_of(STR, vt))
+        clause = self._end_comprehension(e.iter, var, it, condition, scope)
+        return (f"{{{kc}: {vc}{clause}}}", self.types.map_of_values([vt]))
 
     # ---------------------------------------------------------------- calls
     def _Call(self, e: A.Call, scope: Scope) -> Code:
@@ -715,17 +980,12 @@ class Expressions(ExprCostMixin):
         sig = self.formula_sig(e.name, e.name_span)
         if sig is not None:
             params, ret, fn = sig
-            body = self.inline_body(e.name)
-            if body is not None:
-                self.made[e.span] = (e.name, body[1].span)
-            if len(e.args) != len(params):
-                return self.err(e.span, "arity", f"'{e.name}' takes {len(params)} value(s), got {len(e.args)}")
+            if not self.types.formula_call(e, params):
+                return BAD
             codes = []
             for i, (arg, pt) in enumerate(zip(e.args, params), 1):
                 code, t = self.expr(arg, scope)
-                if not assignable(pt, t):
-                    self.err(arg.span, "type", f"value {i} of '{e.name}' must be {pt}, not {t}",
-                             related=self.explain(arg.span, t))
+                self.types.formula_argument(e, i, arg, pt, t)
                 codes.append(code)
             inlined = self._inline(e, codes, params, scope, reader)
             if inlined is not None:
@@ -749,13 +1009,9 @@ class Expressions(ExprCostMixin):
                     if work.terms:
                         fn += "_c"  # counts its own terms
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
-        if e.name not in BUILTINS:
-            return self.err(e.name_span, "unknown-name", f"no function or formula called '{e.name}'",
-                            did_you_mean(e.name, list(BUILTINS) + self.formula_names()))
-        spec = BUILTINS[e.name]
-        if not spec.fewest <= len(e.args) <= spec.most:
-            return self.err(e.span, "arity", f"'{e.name}' takes {spec.arity} value(s), got {len(e.args)}")
-        reading = spec.reads_list
+        if not self.types.builtin_call(e):
+            return BAD
+        reading = BUILTINS[e.name].reads_list
         args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
         return self._builtin(e, args, scope)
 
@@ -812,8 +1068,8 @@ class Expressions(ExprCostMixin):
         return spec.code(self, e, args, scope)
 
 
-# Each binary operator's typing rule and code; any other operator is arithmetic.
-_BINARY: dict[str, Callable[[Expressions, A.BinOp, Code, Code, Scope], Code]] = {
+# Each binary operator's code (its typing rule is ExprTypes.binary); any other operator is arithmetic.
+_BINARY: dict[str, Callable[[Expressions, A.BinOp, Code, Code, Scope], str]] = {
     "and": Expressions._logic, "or": Expressions._logic,
     "==": Expressions._equality, "!=": Expressions._equality,
     "<": Expressions._ordering, "<=": Expressions._ordering, ">": Expressions._ordering, ">=": Expressions._ordering,
@@ -862,20 +1118,6 @@ _PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
 _CONTAINERS = ("list", "map", "tuple", "any")
 
 
-def _label(e: A.Expr) -> str:
-    """How the rules wrote a read of data, for a note: `lot.shape`, `prices.bare`, `price[...]`."""
-    if isinstance(e, A.Name):
-        return e.name
-    if isinstance(e, A.Attr):
-        return f"{_label(e.obj)}.{e.name}"
-    if isinstance(e, A.Index):
-        key = _literal(e.index)
-        return f"{_label(e.obj)}[{'...' if key is _UNKNOWN else json.dumps(key)}]"
-    if isinstance(e, A.Call):
-        return f"{e.name}(...)"
-    return "..."
-
-
 def _plain_read(e: A.Expr) -> bool:
     """A cheap expression without calls: safe to repeat where an inlined body uses it."""
     if isinstance(e, (A.Name, A.Num, A.Bool, A.NoneLit)):
@@ -885,32 +1127,3 @@ def _plain_read(e: A.Expr) -> bool:
     if isinstance(e, A.Index):
         return _plain_read(e.obj) and _plain_read(e.index)
     return False
-
-
-_UNKNOWN = object()
-
-
-def _literal(e: A.Expr) -> object:
-    """The value of a number or plain text written in the rules, else _UNKNOWN."""
-    if isinstance(e, A.Num):
-        return e.value
-    if isinstance(e, A.Neg) and isinstance(e.operand, A.Num):
-        return -e.operand.value
-    if isinstance(e, A.Template) and e.is_plain:
-        return e.text
-    return _UNKNOWN
-
-
-def disagree(a: Type, b: Type) -> bool:
-    """Do two known types have nothing in common (a list and a number)? None and any agree with all."""
-    if a.kind in ("none", "any") or b.kind in ("none", "any"):
-        return False
-    if a.kind != b.kind:
-        return True
-    return len(a.args) != len(b.args) or any(disagree(x, y) for x, y in zip(a.args, b.args))
-
-
-def _among(value: object, shown: list[str], intro: str) -> str | None:
-    """A hint for a value that is not one of `shown`: the closest one, or all of them when few."""
-    return (copies_hint(str(value), shown) or did_you_mean(str(value), shown)
-            or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None))
