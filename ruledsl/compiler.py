@@ -17,12 +17,13 @@ from .budget.charge import Region
 from .builtins import BUILTINS
 from .check.callgraph import CallGraphMixin
 from .check.events import logged_events
+from .check.exprtypes import CONSTANTS
 from .check.namecheck import check_names
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .gen.assignment import AssignmentMixin
 from .gen.codegen import AssemblyMixin, _Function, copy_code
 from .gen.direct import DirectMixin
-from .gen.exprgen import CONSTANTS, Expressions
+from .gen.exprgen import Expressions
 from .gen.formulas import FormulasMixin
 from .gen.kept import KeptMixin
 from .gen.statements import StatementsMixin

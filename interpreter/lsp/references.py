@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ruledsl.check.exprtypes import KEYWORDS
 from ruledsl.diagnostics import Span
-from ruledsl.gen.exprgen import KEYWORDS
 
 from .infer import receiver
 from .symbols import MEMBER_KINDS, Cursor, Symbol, Symbols

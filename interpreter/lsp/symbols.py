@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ruledsl.builtins import BUILTINS
+from ruledsl.check.exprtypes import CONSTANTS, KEYWORDS
 from ruledsl.diagnostics import Span
-from ruledsl.gen.exprgen import CONSTANTS, KEYWORDS
 from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_block, parse_rules
 

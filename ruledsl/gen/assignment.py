@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from ..check.exprtypes import CONSTANTS
 from ..compiler_base import CompilerBase
 from ..diagnostics import DiagnosticBag, an, did_you_mean
 from ..syntax import ast as A
 from ..types import ANY, Type, assignable, list_of, unify
 from .codegen import _Function, _has_none
-from .exprgen import CONSTANTS, Code
+from .exprgen import Code
 from .scope import Scope
 
 

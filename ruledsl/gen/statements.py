@@ -7,6 +7,7 @@ from ..budget.charge import BudgetMixin, Region, charge_lines
 from ..budget.cost import LOG_STEPS, SEARCH_STEPS, Cost
 from ..budget.exprcost import PAID
 from ..check.emptiness import EmptyOptions
+from ..check.exprtypes import disagree
 from ..diagnostics import Span, an, did_you_mean
 from ..opt.folding import dead_branches
 from ..opt.hoist import cells
@@ -14,7 +15,7 @@ from ..opt.mutation import changed_names
 from ..syntax import ast as A
 from ..types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
 from .codegen import _fresh, _Function, _Loop, copy_code, flat
-from .exprgen import COUNT_WORK_ON, Code, disagree
+from .exprgen import COUNT_WORK_ON, Code
 from .kept import KEPT
 from .scope import Scope
 

@@ -31,8 +31,8 @@ from jsonschema import Draft202012Validator
 from interpreter.load.loader import check_game, games_root
 from interpreter.load.schema_check import load_schema
 from ruledsl.builtins import BUILTINS
+from ruledsl.check.exprtypes import CONSTANTS
 from ruledsl.diagnostics import Diagnostic, render
-from ruledsl.gen.exprgen import CONSTANTS
 
 GAMES = ("downtown", "city", "london")
 YamlPath = tuple[Any, ...]
