@@ -1,11 +1,11 @@
 """The registry of the rules language's built-in functions: everything the compiler's stages know of each.
 
 Every stage reads a built-in's properties here, and nowhere else: its argument counts (checking),
-its typing rule and code (`gen/builtin_code.py`), the work it costs (`budget/`), which lists it
-reads, makes or searches (the optimisation passes of `opt/`), what holds no name the rules wrote
-(`check/namecheck.py`), the runtime functions generated code calls (`gen/codegen.py`), and its
-example in docs/language.md, section 6 (`tests/ruledsl/test_builtins.py` checks that each entry is
-complete and documented). docs/maintaining.md says how to add one.
+its typing rule (`check/builtin_types.py`) and code (`gen/builtin_code.py`), the work it costs
+(`budget/`), which lists it reads, makes or searches (the optimisation passes of `opt/`), what holds
+no name the rules wrote (`check/namecheck.py`), the runtime functions generated code calls
+(`gen/codegen.py`), and its example in docs/language.md, section 6 (`tests/ruledsl/test_builtins.py`
+checks that each entry is complete and documented). docs/maintaining.md says how to add one.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from enum import Enum
 from typing import Any, Callable, Mapping
 
 from . import runtime_support as R
+from .check import builtin_types as rules
+from .check.builtin_types import TypeRule
 from .gen import builtin_code as code
 from .gen.builtin_code import CodeRule
 
@@ -36,7 +38,8 @@ class Builtin:
     fewest: int                             # arguments, at least
     most: int                               # arguments, at most
     typing: str                             # the typing rule in words: arguments -> result
-    code: CodeRule                          # checks the arguments' types, gives the code and result type
+    rule: TypeRule                          # the typing rule: checks the arguments' types, gives the result's
+    code: CodeRule                          # the call's code, once its typing rule accepted it
     work: Work
     example: str                            # a call as docs/language.md, section 6, shows it
     reads_list: bool = False                # only reads its list argument: a kept (shared) list may be handed to it
@@ -65,54 +68,54 @@ class Builtin:
 
 
 _ALL = (
-    Builtin("len", 1, 1, "list, map or str -> int", code.length, Work.STEP, "len(lot.markers)",
+    Builtin("len", 1, 1, "list, map or str -> int", rules.length, code.length, Work.STEP, "len(lot.markers)",
             reads_list=True, kept_when_costly=True, plain_result=("int", ""), runtime={"len": len}),
-    Builtin("count", 1, 1, "list, map or str -> int", code.length, Work.STEP,
+    Builtin("count", 1, 1, "list, map or str -> int", rules.length, code.length, Work.STEP,
             "count([m for m in lot.markers if m == s])", reads_list=True, kept_when_costly=True,
             plain_result=("int", ""), runtime={"len": len}),
-    Builtin("sum", 1, 1, "list[int] -> int", code.total, Work.SEARCHES, "sum([s.money for s in seats])",
+    Builtin("sum", 1, 1, "list[int] -> int", rules.total, code.total, Work.SEARCHES, "sum([s.money for s in seats])",
             reads_list=True, kept_when_costly=True, plain_result=("int", ""), runtime={"sum": sum, "_num": R.number}),
-    Builtin("max", 1, 2, "list[T] -> T; int, int -> int", code.extreme, Work.SEARCHES,
+    Builtin("max", 1, 2, "list[T] -> T; int, int -> int", rules.extreme, code.extreme, Work.SEARCHES,
             "max([s.money for s in seats])", reads_list=True, kept_when_costly=True,
             plain_result=("int", ""), runtime={"_max": R.rmax}),
-    Builtin("min", 1, 2, "list[T] -> T; int, int -> int", code.extreme, Work.SEARCHES, "min(most, s.markers)",
+    Builtin("min", 1, 2, "list[T] -> T; int, int -> int", rules.extreme, code.extreme, Work.SEARCHES, "min(most, s.markers)",
             reads_list=True, kept_when_costly=True, plain_result=("int", ""), runtime={"_min": R.rmin}),
-    Builtin("any", 1, 1, "list[bool] -> bool", code.truth, Work.SEARCHES, "any([n > 0 for n in left])",
+    Builtin("any", 1, 1, "list[bool] -> bool", rules.truth, code.truth, Work.SEARCHES, "any([n > 0 for n in left])",
             reads_list=True, kept_when_costly=True, plain_result=("bool", ""), runtime={"any": any}),
-    Builtin("all", 1, 1, "list[bool] -> bool", code.truth, Work.SEARCHES,
+    Builtin("all", 1, 1, "list[bool] -> bool", rules.truth, code.truth, Work.SEARCHES,
             "all([lot.plaque != none for lot in nodes])", reads_list=True, kept_when_costly=True,
             plain_result=("bool", ""),
             runtime={"all": all}),
-    Builtin("range", 1, 2, "int; int, int -> list[int]", code.numbers, Work.RUNS, "range(1, most + 1)",
+    Builtin("range", 1, 2, "int; int, int -> list[int]", rules.numbers, code.numbers, Work.RUNS, "range(1, most + 1)",
             new_list=True, paid_list=True, plain_result=("list", "int"), runtime={"_range": R.rrange}),
-    Builtin("neighbours", 1, 1, "node -> list[node]", code.neighbours, Work.STEP, "neighbours(lot)",
+    Builtin("neighbours", 1, 1, "node -> list[node]", rules.neighbours, code.neighbours, Work.STEP, "neighbours(lot)",
             plain_result=("list", "node")),
-    Builtin("unique", 1, 1, "list[T] -> list[T]", code.same_list, Work.MAKES, "unique(lot.markers)",
+    Builtin("unique", 1, 1, "list[T] -> list[T]", rules.same_list, code.same_list, Work.MAKES, "unique(lot.markers)",
             reads_list=True, kept_when_costly=True, new_list=True, paid_list=True, keeps_elements=True,
             runtime={"_unique": R.unique}),
-    Builtin("sorted", 1, 1, "list[T] -> list[T]", code.same_list, Work.MAKES,
+    Builtin("sorted", 1, 1, "list[T] -> list[T]", rules.same_list, code.same_list, Work.MAKES,
             "sorted([s.money for s in seats])", reads_list=True, kept_when_costly=True, new_list=True, paid_list=True,
             keeps_elements=True, runtime={"sorted": sorted}),
-    Builtin("reversed", 1, 1, "list[T] -> list[T]", code.same_list, Work.MAKES, "reversed(seats_from(mayor))",
+    Builtin("reversed", 1, 1, "list[T] -> list[T]", rules.same_list, code.same_list, Work.MAKES, "reversed(seats_from(mayor))",
             reads_list=True, new_list=True, paid_list=True, keeps_elements=True,
             runtime={"_reversed": R.reversed_list}),
-    Builtin("next_seat", 1, 2, "seat; seat, int -> seat", code.next_seat, Work.STEP, "next_seat(mayor, -1)",
+    Builtin("next_seat", 1, 2, "seat; seat, int -> seat", rules.next_seat, code.next_seat, Work.STEP, "next_seat(mayor, -1)",
             reads_seats=True, plain_result=("seat", "")),
-    Builtin("seats_from", 1, 1, "seat -> list[seat]", code.seats_from, Work.STEP, "seats_from(mayor)",
+    Builtin("seats_from", 1, 1, "seat -> list[seat]", rules.seats_from, code.seats_from, Work.STEP, "seats_from(mayor)",
             new_list=True, reads_seats=True, plain_result=("list", "seat")),
-    Builtin("index", 2, 2, "list[T], T -> int", code.index, Work.SEARCHES, "index(revealed, lot)",
+    Builtin("index", 2, 2, "list[T], T -> int", rules.index, code.index, Work.SEARCHES, "index(revealed, lot)",
             reads_list=True, kept_when_costly=True, plain_result=("int", ""), runtime={"_index": R.index_of}),
-    Builtin("abs", 1, 1, "int -> int", code.absolute, Work.STEP, "abs(a.money - b.money)",
+    Builtin("abs", 1, 1, "int -> int", rules.absolute, code.absolute, Work.STEP, "abs(a.money - b.money)",
             plain_result=("int", ""), runtime={"abs": abs}),
-    Builtin("get", 3, 3, "map[K, V], K, V -> V", code.get, Work.STEP, "get(bonus, owners, none)"),
-    Builtin("keys", 1, 1, "map[K, V] -> list[K]", code.keys, Work.MAKES, "keys(supply)",
+    Builtin("get", 3, 3, "map[K, V], K, V -> V", rules.get, code.get, Work.STEP, "get(bonus, owners, none)"),
+    Builtin("keys", 1, 1, "map[K, V] -> list[K]", rules.keys, code.keys, Work.MAKES, "keys(supply)",
             new_list=True, paid_list=True, runtime={"list": list}),
-    Builtin("str", 1, 1, "any -> str", code.text, Work.MAKES, "str(lot)", reads_seats=True),
-    Builtin("follow", 3, 3, "node, edge attribute, value -> node?", code.edges, Work.STEP,
+    Builtin("str", 1, 1, "any -> str", rules.text, code.text, Work.MAKES, "str(lot)", reads_seats=True),
+    Builtin("follow", 3, 3, "node, edge attribute, value -> node?", rules.edges, code.edges, Work.STEP,
             "follow(lot, \"dir\", \"east\")", runtime={"_follow": R.follow}),
-    Builtin("exits", 2, 2, "node, edge attribute -> list[tuple[node, value]]", code.edges, Work.STEP,
+    Builtin("exits", 2, 2, "node, edge attribute -> list[tuple[node, value]]", rules.edges, code.edges, Work.STEP,
             "exits(lot, \"dir\")", new_list=True, runtime={"list": list}),
-    Builtin("unique_by", 2, 2, "list[T], field or attribute of T -> list[T]", code.unique_by, Work.MAKES,
+    Builtin("unique_by", 2, 2, "list[T], field or attribute of T -> list[T]", rules.unique_by, code.unique_by, Work.MAKES,
             "unique_by(nodes, \"shape\")", reads_list=True, kept_when_costly=True, keeps_elements=True,
             runtime={"_unique_by": R.unique_by}),
 )

@@ -458,6 +458,10 @@ class ExprTypes:
             return False
         return True
 
+    def builtin(self, e: A.Call, args: list[Type], scope: Scope) -> Type | None:
+        """A call of a built-in, its values of these types: the built-in's own rule (`builtin_types.py`)."""
+        return BUILTINS[e.name].rule(self, e, args, scope)
+
 
 # Each binary operator's typing rule; any other operator is arithmetic.
 _OPERATORS: dict[str, Callable[[ExprTypes, A.BinOp, Type, Type], Type]] = {

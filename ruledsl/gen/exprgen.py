@@ -563,7 +563,7 @@ class Expressions(ExprCostMixin):
         return f"({code})"
 
     def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
-        """A built-in's work charged by its work class, then its typing rule and code (builtins.py)."""
+        """A built-in's work charged by its work class, then its typing rule and its code (builtins.py)."""
         self._builtin_calls[id(e)] = e
         spec = BUILTINS[e.name]
         a0, t0 = args[0]
@@ -571,7 +571,10 @@ class Expressions(ExprCostMixin):
             args = [(self.counted(e.args[0], a0, scope), t0)] + args[1:]  # a new value as long as its list
         elif spec.searches_list and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
             self.charges.charge(SEARCH_STEPS)  # reads its list (a new one was counted) and makes nothing
-        return spec.code(self, e, args, scope)
+        t = self.types.builtin(e, [t for _, t in args], scope)
+        if t is None:
+            return BAD
+        return (spec.code(self, e, args, scope), t)
 
 
 # Each binary operator's code (its typing rule is ExprTypes.binary); any other operator is arithmetic.

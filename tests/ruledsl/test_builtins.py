@@ -42,6 +42,7 @@ def parsed_call(example: str) -> A.Call:
 def test_each_builtin_is_complete(spec: Builtin) -> None:
     assert 0 < spec.fewest <= spec.most
     assert "->" in spec.typing
+    assert callable(spec.rule)
     assert callable(spec.code)
     call = parsed_call(spec.example)
     assert call.name == spec.name and spec.fewest <= len(call.args) <= spec.most, spec.example
