@@ -60,6 +60,7 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self._inputs = (world, files, start, start_span, used_elsewhere, abilities)
         self.exprs = Expressions(world, self.diags, self._formula_sig, lambda: list(self.formulas),
                                  self._inline_body, check_only)
+        self.types = self.exprs.types
         self.formulas: dict[str, A.Formula] = {}
         self.phases: dict[str, A.Phase] = {}
         self.start = start

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .check.exprtypes import ExprTypes
 from .diagnostics import DiagnosticBag, Span
 from .gen.exprgen import Code, Expressions
 from .gen.scope import Scope
@@ -27,6 +28,7 @@ class CompilerBase:
     world: World
     diags: DiagnosticBag
     exprs: Expressions
+    types: ExprTypes                 # the typing rules of expressions (check/exprtypes.py)
     formulas: dict[str, A.Formula]
     phases: dict[str, A.Phase]
     start: str

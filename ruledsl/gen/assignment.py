@@ -18,12 +18,12 @@ class AssignmentMixin(CompilerBase):
     def _type_of(self, e: A.Expr, scope: Scope) -> Type:
         """The type of an expression, without reporting anything (it is checked where it is used)."""
         saved = self.diags
-        self.diags = self.exprs.diags = DiagnosticBag()
+        self.diags = self.types.diags = DiagnosticBag()
         self.exprs.hoister.off += 1
         try:
             return self.exprs.expr(e, scope)[1]
         finally:
-            self.diags = self.exprs.diags = saved
+            self.diags = self.types.diags = saved
             self.exprs.hoister.off -= 1
 
     def _settle_type(self, target: A.Expr, value: A.Expr, scope: Scope, element: bool) -> None:
@@ -107,11 +107,11 @@ class AssignmentMixin(CompilerBase):
         if s.op == "=":
             if not assignable(tt, vt):
                 self.diags.error(s.value.span, "type", f"cannot store {an(vt)} where {an(tt)} belongs",
-                                 related=self.exprs.explain(s.value.span, vt))
+                                 related=self.types.explain(s.value.span, vt))
             fn.emit(f"{target} = {value}", s.span)
         else:
-            self.exprs.check(tt, ("int",), s.target.span, f"the target of '{s.op}'")
-            self.exprs.check(vt, ("int",), s.value.span, f"the value of '{s.op}'")
+            self.types.check(tt, ("int",), s.target.span, f"the target of '{s.op}'")
+            self.types.check(vt, ("int",), s.value.span, f"the value of '{s.op}'")
             fn.emit(f"{target} {s.op} {value}", s.span)
 
     def _list_target(self, e: A.Expr, scope: Scope, what: str) -> Code:

@@ -20,7 +20,7 @@ class DirectMixin(CompilerBase):
 
     def _compile_direct(self) -> None:
         saved = self.diags
-        self.diags = self.exprs.diags = DiagnosticBag()
+        self.diags = self.types.diags = DiagnosticBag()
         try:
             for name, phase in self.phases.items():
                 if name not in self.resumable:
@@ -31,4 +31,4 @@ class DirectMixin(CompilerBase):
                 self._phase_body(phase, scope, fn, "agent")
                 self.functions.append(fn)
         finally:
-            self.diags = self.exprs.diags = saved
+            self.diags = self.types.diags = saved

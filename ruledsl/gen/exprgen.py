@@ -10,7 +10,7 @@ from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
 from ..builtins import BUILTINS
 from ..check.exprtypes import ExprTypes
-from ..diagnostics import DiagnosticBag, Related, Span
+from ..diagnostics import DiagnosticBag, Span
 from ..opt.bounds import Calls, bound
 from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from ..opt.hoist import Hoister
@@ -67,37 +67,6 @@ class Expressions(ExprCostMixin):
         self._const_names: dict[tuple[str, str], str] = {}
 
     # ------------------------------------------------------------------ helpers
-    @property
-    def diags(self) -> DiagnosticBag:
-        """Where diagnostics go: the typing rules' (a walk that only repeats one gives them a bag of its own)."""
-        return self.types.diags
-
-    @diags.setter
-    def diags(self, bag: DiagnosticBag) -> None:
-        self.types.diags = bag
-
-    def err(self, span: Span, code: str, message: str, hint: str | None = None,
-            related: tuple[Related, ...] = ()) -> Code:
-        """Record an error and return a placeholder so checking can go on."""
-        self.types.err(span, code, message, hint, related)
-        return BAD
-
-    def explain(self, span: Span, t: Type, declared: bool = True) -> tuple[Related, ...]:
-        """ExprTypes.explain"""
-        return self.types.explain(span, t, declared)
-
-    def carry(self, var: Var | None, value: A.Expr) -> None:
-        """ExprTypes.carry"""
-        self.types.carry(var, value)
-
-    def check(self, t: Type, kinds: tuple[str, ...], span: Span, what: str) -> bool:
-        """ExprTypes.check"""
-        return self.types.check(t, kinds, span, what)
-
-    def no_shadow(self, name: str, span: Span, scope: Scope) -> None:
-        """ExprTypes.no_shadow"""
-        self.types.no_shadow(name, span, scope)
-
     def const(self, group: str, key: str, value: object) -> str:
         """A module-level name holding a constant of the game (table, attribute column...)."""
         ref = self._const_names.get((group, key))
@@ -545,15 +514,15 @@ class Expressions(ExprCostMixin):
             value = fixed_value(arg, self.resolver(scope))
             if literal(value) is not None:
                 inner.vars[name].fixed = (value,)
-        saved = self.diags
-        self.diags = DiagnosticBag()
+        saved = self.types.diags
+        self.types.diags = DiagnosticBag()
         self.inline_depth += 1
         self.charges.begin()
         try:
             code, _ = self.read(body, inner) if reader else self.expr(body, inner)
-            failed = self.diags.has_errors
+            failed = self.types.diags.has_errors
         finally:
-            self.diags = saved
+            self.types.diags = saved
             self.inline_depth -= 1
             work = self.charges.end()
         if failed:

@@ -47,8 +47,8 @@ class FormulasMixin(BudgetMixin):
         if name in self.formula_done:
             return self.formula_done[name]
         if name in self.formula_busy:
-            # Through self.exprs.diags: a call met while inlining another formula reports nothing.
-            self.exprs.diags.error(span, "recursion", f"formula '{name}' calls itself (directly or through others)",
+            # Through self.types.diags: a call met while inlining another formula reports nothing.
+            self.types.diags.error(span, "recursion", f"formula '{name}' calls itself (directly or through others)",
                              "formulas cannot be recursive; use a phase with a loop")
             return [ANY] * len(formula.params), ANY, "_recursive"
         self.formula_busy.append(name)
@@ -117,7 +117,7 @@ class FormulasMixin(BudgetMixin):
         """Declare a formula's or phase's parameters; returns the Python code naming each."""
         args = []
         for p, t in zip(params, types):
-            self.exprs.no_shadow(p.name, p.span, scope)
+            self.types.no_shadow(p.name, p.span, scope)
             var = scope.declare(p.name, t, "param", p.span)
             var.used = True
             args.append(var.code)

@@ -177,7 +177,7 @@ class StatementsMixin(BudgetMixin):
             and self.mutations.table_data(e, lambda var: scope.lookup(var) is not None)
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
-        self.exprs.no_shadow(name, span, scope)
+        self.types.no_shadow(name, span, scope)
         return scope.declare(name, t, kind, span).code
 
     def _simple(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
@@ -193,7 +193,7 @@ class StatementsMixin(BudgetMixin):
         if t.kind == "none":
             t = ANY
         fn.emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
-        self.exprs.carry(scope.vars.get(s.name), s.value)
+        self.types.carry(scope.vars.get(s.name), s.value)
         if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
             scope.vars[s.name].open_type = True
         if t.kind == "list" and s.name in scope.vars and s.name not in self.changed[-1]:
@@ -257,7 +257,7 @@ class StatementsMixin(BudgetMixin):
         code, t = self.exprs.expr(s.winners, scope)
         if not assignable(list_of(SEAT), t):
             self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}",
-                             related=self.exprs.explain(s.winners.span, t))
+                             related=self.types.explain(s.winners.span, t))
         fn.emit(f"c.end({code})", s.span)
 
     def _log_stmt(self, s: A.Log, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
@@ -286,7 +286,7 @@ class StatementsMixin(BudgetMixin):
         value, vt = self._value(s.value, scope)
         if not assignable(t.elem, vt):
             self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}",
-                             related=self.exprs.explain(s.value.span, vt))
+                             related=self.types.explain(s.value.span, vt))
         if COUNT_WORK_ON() and (context in ("resumable", "agent") or not self._local(s.target, scope)):
             # A list that outlives a decision could grow without end; a function's own list
             # cannot grow more within a decision than the work budget allows.
@@ -312,7 +312,7 @@ class StatementsMixin(BudgetMixin):
     def _roll(self, s: A.Roll, scope: Scope, fn: _Function) -> None:
         """`roll face from die`, or `roll 2 faces from die` (a list of that many draws)."""
         code, t = self.exprs.expr(s.source, scope)
-        self.exprs.check(t, ("list",), s.source.span, "what a roll draws from")
+        self.types.check(t, ("list",), s.source.span, "what a roll draws from")
         if s.count is None:
             shared = self._may_share(s.var, s.source, scope)  # a face of table data, as a `let` shares it
             var = self._declare(s.var, t.elem, s.span, scope)
@@ -321,7 +321,7 @@ class StatementsMixin(BudgetMixin):
         self.exprs.in_iterable += 1  # (the count goes in a comprehension's range)
         count, ct = self.exprs.expr(s.count, scope)
         self.exprs.in_iterable -= 1
-        self.exprs.check(ct, ("int",), s.count.span, "how many to roll")
+        self.types.check(ct, ("int",), s.count.span, "how many to roll")
         faces, each = scope.fresh("r"), scope.fresh("r")
         var = self._declare(s.var, list_of(t.elem), s.span, scope)
         fn.emit(f"{faces} = {code}", s.span)
@@ -367,7 +367,7 @@ class StatementsMixin(BudgetMixin):
     def _for(self, s: A.For, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
         """A native for loop, charged for all its passes when it starts (see budget/charge.py)."""
         it, t = self.exprs.read(s.iter, scope)
-        self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
+        self.types.check(t, ("list",), s.iter.span, "what a for loop runs over")
         waits = context == "agent" and self._suspends(s)  # charged per pass, as its waiting form
         size = None if waits else self.exprs.size_of(s.iter, it, scope)
         # Like the resumable form: the loop runs over the list as it was when it began. One level
@@ -501,7 +501,7 @@ class StatementsMixin(BudgetMixin):
             code, at = self._value(arg, scope)
             if not assignable(t, at):
                 self.diags.error(arg.span, "type", f"phase '{s.phase}' expects {t} here, not {at}",
-                                 related=self.exprs.explain(arg.span, at))
+                                 related=self.types.explain(arg.span, at))
             codes.append(code)
         return codes
 
@@ -532,7 +532,7 @@ class StatementsMixin(BudgetMixin):
                 pt = ANY
             if not assignable(pt, vt):
                 self.diags.error(arg.span, "type", f"ability '{s.ability}' expects {pt} for '{p.name}', not {vt}",
-                                 related=self.exprs.explain(arg.span, vt))
+                                 related=self.types.explain(arg.span, vt))
             pairs.append(f"{p.name!r}: {value}")
         table = self.exprs.const("ability", f"{t.kind}.{s.ability}", names)
         return f"c.run_ability({table}[{target}], {{{', '.join(pairs)}}})"
@@ -561,7 +561,7 @@ class StatementsMixin(BudgetMixin):
         if f.type.kind != "int":
             self.diags.error(s.target.span, "type", f"'{f.name}' is {f.type}; {verb} needs a number field")
         amount, at = self.exprs.expr(s.amount, scope)
-        self.exprs.check(at, ("int",), s.amount.span, f"the amount to {verb}")
+        self.types.check(at, ("int",), s.amount.span, f"the amount to {verb}")
         if s.up_to or kept:
             return f"_pay(c, {seat}, {f.name!r}, {amount}, {s.up_to})"
         return f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})"
@@ -616,7 +616,7 @@ class StatementsMixin(BudgetMixin):
                 to = f"list({code})"
             else:
                 self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}",
-                                 related=self.exprs.explain(s.to.span, t))
+                                 related=self.types.explain(s.to.span, t))
         seat_code = " + ".join(seats) if seats else "[]"
         return f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})"
 

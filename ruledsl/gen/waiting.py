@@ -96,7 +96,7 @@ class WaitingMixin(BudgetMixin):
             it, t = self.exprs.expr(s.iter, scope)
             if not _fresh(s.iter, t):
                 it = copy_code(it, t)
-            self.exprs.check(t, ("list",), s.iter.span, "what a for loop runs over")
+            self.types.check(t, ("list",), s.iter.span, "what a for loop runs over")
             loop = self._loop(s.span)
             k = scope.fresh("")
             seq, idx = f"L['$s{k}']", f"L['$i{k}']"
@@ -130,10 +130,10 @@ class WaitingMixin(BudgetMixin):
         prompt_fn = f"_Q{spec_id}"
         if s.each_var is None:
             by, bt = self.exprs.expr(s.by, scope)
-            self.exprs.check(bt, ("seat",), s.by.span, "who chooses")
+            self.types.check(bt, ("seat",), s.by.span, "who chooses")
             opts, ot = self._kept(s.options, scope)
             prompt = self._prompt(s, scope)
-            self.exprs.check(ot, ("list",), s.options.span, "the options of a choice")
+            self.types.check(ot, ("list",), s.options.span, "the options of a choice")
             elem = ot.elem
             var_type = elem
             call = f"c.choose({spec_id}, L, {by}, {opts})"
@@ -148,9 +148,9 @@ class WaitingMixin(BudgetMixin):
             seats, st = self.exprs.expr(s.by, scope)
             if not assignable(list_of(SEAT), st):
                 self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}",
-                                 related=self.exprs.explain(s.by.span, st))
+                                 related=self.types.explain(s.by.span, st))
             inner = Scope(scope, scope.persistent, scope.counter)
-            self.exprs.no_shadow(s.each_var, s.span, scope)
+            self.types.no_shadow(s.each_var, s.span, scope)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
             sv.used = True
             self.exprs.hoister.repeat += 1  # the options are computed once per seat ...
@@ -158,7 +158,7 @@ class WaitingMixin(BudgetMixin):
             opts, ot = self._kept(s.options, inner)
             self.exprs.charges.charge_cost(self.exprs.charges.end().times(self._seat_count(s.by, seats, scope)))
             self.exprs.hoister.repeat -= 1
-            self.exprs.check(ot, ("list",), s.options.span, "the options of a choice")
+            self.types.check(ot, ("list",), s.options.span, "the options of a choice")
             prompt = self._prompt(s, inner)
             elem = ot.elem
             var_type = list_of(elem.or_none())
