@@ -209,9 +209,11 @@ PASSES: tuple[Pass, ...] = (
          checks=False),
     Pass("loop copies", "opt/mutation.py", "a `for` loop copies its list only when its body may change it",
          Compiler._find_mutations),
-    Pass("checking walk", "gen/ (statements, waiting, assignment, kept, formulas, exprgen)",
-         "every phase then every formula: type checks and generates the lines of each function, folding, "
-         "bounding, hoisting and counting the work of each expression on the way", Compiler._generate),
+    Pass("checking walk", "gen/ (statements, waiting, assignment, kept, formulas, exprgen), check/exprtypes.py, "
+         "check/builtin_types.py",
+         "every phase then every formula: type checks (each expression by its typing rule) and generates the "
+         "lines of each function, folding, bounding, hoisting and counting the work of each expression on the way",
+         Compiler._generate),
     Pass("unreachable phases", "check/callgraph.py", "warns of phases nothing runs", Compiler._warn_unreachable),
     Pass("checked names", "check/namecheck.py, check/nameterms.py",
          "texts written where a name is expected; the names each `choose` offers", Compiler._check_names),

@@ -1,4 +1,9 @@
-"""Type-check an expression and generate the Python expression that computes it."""
+"""Generate the Python expression that computes an expression of the rules.
+
+The walk over each expression is here; at each node, once its parts are done, the node's type comes
+from its typing rule (`check/exprtypes.py`, which reports the type diagnostics), and only then is
+its code written, folded, hoisted and its work counted.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +30,8 @@ Code = tuple[str, Type]
 BAD: Code = ("None", ANY)
 
 class Expressions(ExprCostMixin):
-    """Expression checking and code generation against one game's World."""
+    """Code generation for expressions against one game's World, asking `types` (ExprTypes) for
+    each node's type and for the checks."""
 
     def __init__(self, world: World, diags: DiagnosticBag,
                  formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
