@@ -29,6 +29,7 @@ from .scope import Scope, Var
 Code = tuple[str, Type]
 BAD: Code = ("None", ANY)
 
+
 class Expressions(ExprCostMixin):
     """Code generation for expressions against one game's World, asking `types` (ExprTypes) for
     each node's type and for the checks."""
@@ -44,7 +45,6 @@ class Expressions(ExprCostMixin):
         self.inline_body = inline_body
         self.inline_depth = 0
         self.formula_sig = formula_sig
-        self.formula_names = formula_names
         self.consts: dict[str, object] = {}
         self.hoister = Hoister()
         self._reader = False
