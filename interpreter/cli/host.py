@@ -37,6 +37,7 @@ def _start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path, 
     engine = load_engine(args.game, args.variant)
     g = engine.game
     kinds = _seat_list(args.seats, engine)
+    _need_a_human(kinds)     # before the session's files are made: a refused table leaves none
     names = seat_names(args.names, len(kinds)) if args.names is not None else default_names(len(kinds))
     # The seed is the host's secret: it rebuilds every hidden card. Shown here only once the game is over.
     seed = args.seed if args.seed is not None else secrets.randbits(63)
@@ -52,6 +53,11 @@ def _start(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path, 
     save_codes(codes_path(path), codes)
     say(f"{g.title}. Seats: " + ", ".join(f"{n} ({k})" for n, k in zip(names, kinds)))
     return engine, journal, kinds, path, codes
+
+
+def _need_a_human(kinds: list[str]) -> None:
+    if "human" not in kinds:
+        raise UsageError("a table needs at least one human seat (for bots only: cityrules simulate)")
 
 
 def _resume(args: argparse.Namespace) -> tuple[Engine, Journal, list[str], Path, list[str | None]]:
@@ -74,8 +80,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if args.resume is None and args.seats is None:
         raise UsageError("--seats is needed: e.g. --seats human,human,bot (each human joins from a terminal)")
     engine, journal, kinds, path, codes = _resume(args) if args.resume is not None else _start(args)
-    if "human" not in kinds:
-        raise UsageError("a table needs at least one human seat (for bots only: cityrules simulate)")
+    _need_a_human(kinds)
     lock = FileLock(path).acquire()
     try:
         remove_stale_temps(path)

@@ -49,9 +49,11 @@ def test_codes_are_long_secret_per_human_seat_and_kept_owner_only(tmp_path: Path
     (["join", "localhost:7531"], "give --code CODE"),
     (["join", "nowhere", "--watch"], "is not HOST:PORT"),
 ])
-def test_the_commands_refuse_what_cannot_work_in_one_line(args: list[str], message: str) -> None:
-    run = cli(*args)
+def test_the_commands_refuse_what_cannot_work_in_one_line(args: list[str], message: str, tmp_path: Path) -> None:
+    run = cli(*args, env={"XDG_STATE_HOME": str(tmp_path)})
     assert run.returncode == 2 and message in run.stderr, run.stderr
+    # A refused table leaves no session behind (`play --resume` would list it).
+    assert not list(tmp_path.rglob("*")), list(tmp_path.rglob("*"))
 
 
 def test_joining_a_table_that_is_not_there_says_so() -> None:
