@@ -16,6 +16,7 @@ import codecs
 import os
 import select
 import sys
+import time
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -32,6 +33,10 @@ from .session import Reload, Seat, Session
 
 # How often a waiting prompt looks at the files (seconds).
 POLL = 0.3
+# A change counts once the files stay the same this long (seconds), waiting at most SETTLE_AT_MOST
+# for a folder that keeps changing (an editor saving many files, a checkout).
+SETTLE = 0.05
+SETTLE_AT_MOST = 2.0
 # Folders of a game that hold no rules or data: its scenarios (`cityrules test`) and caches.
 IGNORED = ("tests", "__pycache__")
 
@@ -60,10 +65,19 @@ class FolderWatch:
         return found
 
     def changed(self) -> bool:
-        """Did any file change, appear or go since the last call?"""
+        """Did any file change, appear or go since the last call? A change is reported once the files
+        have stayed the same for SETTLE seconds: a file being saved is first emptied, then written,
+        and the half-saved folder would be checked (and its errors shown) before the whole one."""
         now = self.snapshot()
         if now == self.seen:
             return False
+        deadline = time.monotonic() + SETTLE_AT_MOST
+        while time.monotonic() < deadline:
+            time.sleep(SETTLE)
+            again = self.snapshot()
+            if again == now:
+                break
+            now = again
         self.seen = now
         return True
 

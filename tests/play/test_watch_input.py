@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
+from interpreter.play import watch as watch_module
 from interpreter.play.session import Reload
 from interpreter.play.watch import FolderWatch, watched_input
 
@@ -50,6 +52,30 @@ def test_the_input_reads_lines_and_says_when_the_input_ends(tmp_path: Path) -> N
     with pytest.raises(EOFError):
         read("D> ")
     os.close(r)
+
+
+def test_a_file_being_saved_is_seen_once_it_is_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A settling time far above the pauses of this save, so a busy machine cannot make it look finished.
+    monkeypatch.setattr(watch_module, "SETTLE", 0.5)
+    watch = FolderWatch(_folder(tmp_path))
+    rules = tmp_path / "x.rules"
+    whole = "phase main:\n    pass\n" * 10
+
+    def save() -> None:       # an editor's save: the file emptied, then written in pieces
+        with rules.open("w", encoding="utf-8") as f:
+            for line in whole.splitlines(keepends=True):
+                f.write(line)
+                f.flush()
+                time.sleep(0.002)
+
+    saving = threading.Thread(target=save)
+    saving.start()
+    while rules.stat().st_size == len("phase main:\n"):
+        time.sleep(0.001)      # the save has begun
+    assert watch.changed()
+    saving.join()
+    assert watch.seen[str(rules)][1] == len(whole)   # what the change reported is the whole file
+    assert not watch.changed()                        # and it is reported once
 
 
 def test_a_change_while_the_prompt_waits_raises_reload(tmp_path: Path) -> None:
