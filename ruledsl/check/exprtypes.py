@@ -8,7 +8,7 @@ type as it goes; the built-ins' own rules are named in their registry entries (`
 from __future__ import annotations
 
 import json
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..builtins import BUILTINS
 from ..diagnostics import DiagnosticBag, Related, Span, an, copies_hint, did_you_mean
@@ -30,7 +30,7 @@ from ..types import (
     type_of_data,
     unify,
 )
-from ..world import World
+from ..world import DataSource, Field, World
 from .provenance import EVERY, Origin, explain
 
 CONSTANTS = ("seats", "nodes")
@@ -244,6 +244,22 @@ class ExprTypes:
         return self.err(e.span, "unknown-name", f"no variable, state field or table called '{e.name}'",
                         did_you_mean(e.name, candidates))
 
+    def _field_or_attr(self, e: A.Attr, label: str, fields: Mapping[str, Field], attrs: Mapping[str, Type],
+                       values: Mapping[str, tuple[object, ...]], sources: Mapping[str, DataSource],
+                       none_has: str, owners_have: str) -> Type | None:
+        """`x.name` on a board node or an item: one of its state fields, or a fixed attribute from the data."""
+        declared = fields.get(e.name)
+        if declared is not None:
+            self._trace(e, Origin(label, field=declared))
+            return declared.type
+        if e.name in attrs:
+            self.fixed[id(e)] = (f"{none_has} {e.name}", values[e.name])
+            source = sources.get(e.name)
+            self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
+            return attrs[e.name]
+        return self.err(e.name_span, "unknown-field", f"{owners_have} no field or attribute '{e.name}'",
+                        did_you_mean(e.name, list(fields) + list(attrs)))
+
     def attr(self, e: A.Attr, t: Type, scope: Scope) -> Type | None:
         """`x.name` on a value of type t: a seat's, node's or item's field or attribute, a map's entry."""
         w = self.world
@@ -258,30 +274,12 @@ class ExprTypes:
             self._trace(e, Origin(label, field=f))
             return f.type
         if t.kind == "node":
-            nf = w.node_fields.get(e.name)
-            if nf is not None:
-                self._trace(e, Origin(label, field=nf))
-                return nf.type
-            if e.name in w.node_attrs:
-                self.fixed[id(e)] = (f"no board node has {e.name}", w.node_attr_values[e.name])
-                source = w.node_attr_sources.get(e.name)
-                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
-                return w.node_attrs[e.name]
-            return self.err(e.name_span, "unknown-field", f"board nodes have no field or attribute '{e.name}'",
-                            did_you_mean(e.name, list(w.node_fields) + list(w.node_attrs)))
+            return self._field_or_attr(e, label, w.node_fields, w.node_attrs, w.node_attr_values,
+                                       w.node_attr_sources, "no board node has", "board nodes have")
         component = w.components.get(t.kind)
         if component is not None:
-            cf = component.fields.get(e.name)
-            if cf is not None:
-                self._trace(e, Origin(label, field=cf))
-                return cf.type
-            if e.name in component.attrs:
-                self.fixed[id(e)] = (f"no {component.name} has {e.name}", component.attr_values[e.name])
-                source = component.attr_sources.get(e.name)
-                self._trace(e, Origin(label, source, (EVERY,)) if source is not None else None)
-                return component.attrs[e.name]
-            return self.err(e.name_span, "unknown-field", f"{an(component.name)} has no field or attribute '{e.name}'",
-                            did_you_mean(e.name, list(component.fields) + list(component.attrs)))
+            return self._field_or_attr(e, label, component.fields, component.attrs, component.attr_values,
+                                       component.attr_sources, f"no {component.name} has", an(component.name) + " has")
         if t.kind == "map":
             if t.args[0].kind not in ("str", "any"):
                 return self.err(e.name_span, "type", f"'.{e.name}' needs a map with text keys; use [ ] here")
