@@ -17,7 +17,8 @@ from .budget.charge import Region
 from .builtins import BUILTINS
 from .check.callgraph import CallGraphMixin
 from .check.events import logged_events
-from .check.exprtypes import CONSTANTS
+from .check.exprtypes import CONSTANTS, ExprTypes
+from .check.exprwalk import ExprWalk
 from .check.namecheck import check_names
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .gen.assignment import AssignmentMixin
@@ -58,9 +59,9 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         # Only the diagnostics are wanted (an editor's check): the code's optimisations are skipped.
         self.check_only = check_only
         self._inputs = (world, files, start, start_span, used_elsewhere, abilities)
-        self.exprs = Expressions(world, self.diags, self._formula_sig, lambda: list(self.formulas),
-                                 self._inline_body, check_only)
-        self.types = self.exprs.types
+        self.types = ExprTypes(world, self.diags, lambda: list(self.formulas), self._inline_body)
+        self.walk = ExprWalk(self.types, self._formula_sig)
+        self.exprs = Expressions(world, self.walk, self._inline_body, check_only)
         self.formulas: dict[str, A.Formula] = {}
         self.phases: dict[str, A.Phase] = {}
         self.start = start

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .check.exprtypes import ExprTypes
+from .check.exprwalk import ExprWalk
 from .diagnostics import DiagnosticBag, Span
 from .gen.exprgen import Code, Expressions
 from .gen.scope import Scope
@@ -29,6 +30,7 @@ class CompilerBase:
     diags: DiagnosticBag
     exprs: Expressions
     types: ExprTypes                 # the typing rules of expressions (check/exprtypes.py)
+    walk: ExprWalk                   # the type-checking walk of expressions (check/exprwalk.py)
     formulas: dict[str, A.Formula]
     phases: dict[str, A.Phase]
     start: str

@@ -1,8 +1,8 @@
 """The typing rules of expressions: each expression's type from the types of its parts, and the
 type diagnostics, with the notes saying where a type comes from (`provenance.py`).
 
-The code generator (`gen/exprgen.py`) walks each expression and asks these rules for every node's
-type as it goes; the built-ins' own rules are named in their registry entries (`ruledsl/builtins.py`).
+The type-checking walk (`exprwalk.py`) asks these rules for every node's type; the built-ins' own
+rules are named in their registry entries (`ruledsl/builtins.py`).
 """
 
 from __future__ import annotations
@@ -52,10 +52,9 @@ class ExprTypes:
     """The typing rules of expressions: each expression's type from its parts' types, with the type
     diagnostics (and the notes saying where a type comes from) reported on the way.
 
-    The generator (`Expressions`) walks the tree and, at each node, asks the rule here for the
-    node's type once its parts are done, in the order the rules are written; it makes code only
-    for what the rule accepted. A rule gives None when it reported an error that leaves the
-    expression without a type (the generator then writes a placeholder and checking goes on).
+    The walk (`ExprWalk`) asks the rule here for each node's type once its parts are done, in the
+    order the rules are written. A rule gives None when it reported an error that leaves the
+    expression without a type (checking goes on as if nothing were known of it).
     """
 
     def __init__(self, world: World, diags: DiagnosticBag, formula_names: Callable[[], list[str]],

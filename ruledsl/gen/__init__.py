@@ -1,5 +1,6 @@
-"""Code generation: takes checked syntax trees and gives Python source, type-checking as it goes
-(the typing rules of expressions are `check/exprtypes.py`'s, asked for each node).
+"""Code generation: takes checked syntax trees and gives Python source, type-checking statements as it
+goes (each expression is checked first by the walk of `check/exprwalk.py`, whose recorded types its
+code is written from).
 
 Expressions (`exprgen`, each built-in's code in `builtin_code`), names in scope (`scope`), statements
 that never wait (`statements`), assignments (`assignment`), values kept from statements (`kept`),

@@ -19,12 +19,11 @@ class AssignmentMixin(CompilerBase):
         """The type of an expression, without reporting anything (it is checked where it is used)."""
         saved = self.diags
         self.diags = self.types.diags = DiagnosticBag()
-        self.exprs.hoister.off += 1
         try:
-            return self.exprs.expr(e, scope)[1]
+            t = self.walk.type_of(e, scope)
         finally:
             self.diags = self.types.diags = saved
-            self.exprs.hoister.off -= 1
+        return t if t is not None else ANY
 
     def _settle_type(self, target: A.Expr, value: A.Expr, scope: Scope, element: bool) -> None:
         """Give `let xs = []` its element type from the first value added or stored."""

@@ -1,8 +1,9 @@
 """Generate the Python expression that computes an expression of the rules.
 
-The walk over each expression is here; at each node, once its parts are done, the node's type comes
-from its typing rule (`check/exprtypes.py`, which reports the type diagnostics), and only then is
-its code written, folded, hoisted and its work counted.
+Each expression is first checked by the type-checking walk (`check/exprwalk.py`, which asks the
+typing rules of `check/exprtypes.py` for every node and reports the type diagnostics); the code
+generation then walks it again, reads each node's recorded type, and writes, folds, hoists and
+counts the work of its code. It asks no typing rule and reports nothing.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from ..budget import cost
 from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
 from ..builtins import BUILTINS
-from ..check.exprtypes import ExprTypes
-from ..diagnostics import DiagnosticBag, Span
+from ..check.exprwalk import ExprWalk
+from ..diagnostics import DiagnosticBag
 from ..opt.bounds import Calls, bound
 from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
 from ..opt.hoist import Hoister
@@ -31,20 +32,18 @@ BAD: Code = ("None", ANY)
 
 
 class Expressions(ExprCostMixin):
-    """Code generation for expressions against one game's World, asking `types` (ExprTypes) for
-    each node's type and for the checks."""
+    """Code generation for expressions against one game's World: each expression is checked by
+    `walk` (ExprWalk), and its code written from the types the walk recorded."""
 
-    def __init__(self, world: World, diags: DiagnosticBag,
-                 formula_sig: Callable[[str, Span], tuple[list[Type], Type, str] | None],
-                 formula_names: Callable[[], list[str]],
+    def __init__(self, world: World, walk: ExprWalk,
                  inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None,
                  check_only: bool = False):
         self.world = world
-        self.types = ExprTypes(world, diags, formula_names, inline_body)
+        self.walk = walk
+        self.record = walk.record
         self.check_only = check_only   # no code is wanted: what only improves it is skipped
         self.inline_body = inline_body
         self.inline_depth = 0
-        self.formula_sig = formula_sig
         self.consts: dict[str, object] = {}
         self.hoister = Hoister()
         self._reader = False
@@ -123,11 +122,30 @@ class Expressions(ExprCostMixin):
     # ------------------------------------------------------------- expressions
     def read(self, e: A.Expr, scope: Scope) -> Code:
         """`expr` for a value that is only read, never kept or changed (see hoist.py)."""
-        self._reader = True
-        return self.expr(e, scope)
+        self.walk.type_of(e, scope)
+        return self._read(e, scope)
 
     def expr(self, e: A.Expr, scope: Scope) -> Code:
-        """Check e and return (python code, type)."""
+        """Check e (the type walk), then return (python code, type)."""
+        self.walk.type_of(e, scope)
+        return self._gen(e, scope)
+
+    def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
+        """Check e as a yes/no (the type walk), then return its code."""
+        self.walk.condition(e, scope, what)
+        return self._gen(e, scope)[0]
+
+    def template(self, e: A.Template, scope: Scope) -> str:
+        """Check a text template (the type walk), then return the Python expression building its text."""
+        self.walk.template(e, scope)
+        return self._template(e, scope)
+
+    def _read(self, e: A.Expr, scope: Scope) -> Code:
+        self._reader = True
+        return self._gen(e, scope)
+
+    def _gen(self, e: A.Expr, scope: Scope) -> Code:
+        """The code of an expression the walk has checked, and its recorded type."""
         reader, self._reader = self._reader, False
         member, self._member = self._member, None
         in_arith, self._in_arith = self._in_arith, False
@@ -194,34 +212,37 @@ class Expressions(ExprCostMixin):
         nodes, items, none), equal in a set exactly when equal in a list?"""
         return t.kind in ("int", "str", "bool", "seat", "node", "none") or t.kind in self.world.components
 
-    def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
-        """A boolean expression."""
-        code, t = self.expr(e, scope)
-        self.types.condition(e, t, what)
-        return code
+    def _type(self, e: A.Expr) -> Type | None:
+        """e's type, as the walk recorded it."""
+        return self.record.type_of(e)
+
+    def _known(self, e: A.Expr) -> Type:
+        """e's recorded type, `any` where an error left it none."""
+        t = self.record.type_of(e)
+        return t if t is not None else ANY
 
     def _Num(self, e: A.Num, scope: Scope) -> Code:
         if abs(e.value) > NUMBER_LIMIT:  # refused when it is reached, at its place in the rules
-            return (f"_num({int(e.value)})", self.types.literal(e))
-        return (str(int(e.value)), self.types.literal(e))
+            return (f"_num({int(e.value)})", self._known(e))
+        return (str(int(e.value)), self._known(e))
 
     def _Bool(self, e: A.Bool, scope: Scope) -> Code:
-        return ("True" if e.value else "False", self.types.literal(e))
+        return ("True" if e.value else "False", self._known(e))
 
     def _NoneLit(self, e: A.NoneLit, scope: Scope) -> Code:
-        return ("None", self.types.literal(e))
+        return ("None", self._known(e))
 
     def _Template(self, e: A.Template, scope: Scope) -> Code:
-        return (self.template(e, scope), self.types.literal(e))
+        return (self._template(e, scope), self._known(e))
 
-    def template(self, e: A.Template, scope: Scope) -> str:
+    def _template(self, e: A.Template, scope: Scope) -> str:
         """Python expression building the text of a template."""
         pieces: list[str] = []
         for part in e.parts:
             if isinstance(part, str):
                 pieces.append(repr(part))
             else:
-                code, t = self.expr(part, scope)
+                code, t = self._gen(part, scope)
                 pieces.append(self.fmt(code, t))
         if not pieces:
             return "''"
@@ -231,7 +252,7 @@ class Expressions(ExprCostMixin):
         return "''.join((" + ", ".join(pieces) + ",))" if len(pieces) > 8 else "(" + " + ".join(pieces) + ")"
 
     def _Name(self, e: A.Name, scope: Scope) -> Code:
-        t = self.types.name(e, scope)
+        t = self._type(e)
         if t is None:
             return BAD
         var = scope.lookup(e.name)
@@ -253,8 +274,8 @@ class Expressions(ExprCostMixin):
         return (self.const("collection", component.name, list(range(len(component.ids)))), t)
 
     def _Attr(self, e: A.Attr, scope: Scope) -> Code:
-        obj, ot = self.expr(e.obj, scope)
-        t = self.types.attr(e, ot, scope)
+        obj, ot = self._gen(e.obj, scope)
+        t = self._type(e)
         if t is None:
             return BAD
         w = self.world
@@ -276,34 +297,29 @@ class Expressions(ExprCostMixin):
         return (f"{obj}[{e.name!r}]", t)  # a map's entry, or a part of a value of unknown type
 
     def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
-        codes, types = [], []
-        for item in e.items:
-            code, t = self.expr(item, scope)
-            codes.append(code)
-            types.append(t)
-        return ("[" + ", ".join(codes) + "]", self.types.tuple_of_elements(types))
+        codes = [self._gen(item, scope)[0] for item in e.items]
+        return ("[" + ", ".join(codes) + "]", self._known(e))
 
     def _Index(self, e: A.Index, scope: Scope) -> Code:
-        obj, ot = self.expr(e.obj, scope)
-        idx, it = self.expr(e.index, scope)
-        t = self.types.index(e, ot, it, scope)
+        obj, _ = self._gen(e.obj, scope)
+        idx, _ = self._gen(e.index, scope)
+        t = self._type(e)
         if t is None:
             return BAD
         return (f"{obj}[{idx}]", t)
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
-        """Both sides generated, the operator's typing rule, then its code (`_BINARY`)."""
+        """Both sides generated, then the operator's code (`_BINARY`)."""
         arith = e.op in ("+", "-", "*")
         self._in_arith = arith
-        left = self.expr(e.left, scope)
+        left = self._gen(e.left, scope)
         self._in_arith = arith
         if e.op in ("in", "not in"):
             self._member = left[1]
-            right = self.read(e.right, scope)
+            right = self._read(e.right, scope)
         else:
-            right = self.expr(e.right, scope)
-        t = self.types.binary(e, left[1], right[1])
-        return (_BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope), t)
+            right = self._gen(e.right, scope)
+        return (_BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope), self._known(e))
 
     def _logic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
         """`and`, `or`."""
@@ -362,47 +378,41 @@ class Expressions(ExprCostMixin):
         return f"({a} {op} {b})"
 
     def _Not(self, e: A.Not, scope: Scope) -> Code:
-        code, t = self.expr(e.operand, scope)
-        return (f"(not {code})", self.types.condition(e.operand, t, "the operand of not"))
+        code, _ = self._gen(e.operand, scope)
+        return (f"(not {code})", self._known(e))
 
     def _Neg(self, e: A.Neg, scope: Scope) -> Code:
         # Not an operand of + - *: nothing above checks the number, so a sum or product under the
         # minus keeps its own check (-(n * n) in a loop would otherwise grow without limit).
-        code, t = self.expr(e.operand, scope)
-        return (f"(-{code})", self.types.negated(e, t))
+        code, _ = self._gen(e.operand, scope)
+        return (f"(-{code})", self._known(e))
 
     def _IfExp(self, e: A.IfExp, scope: Scope) -> Code:
-        c = self.cond(e.cond, scope)
-        a, ta = self.expr(e.then, scope)
-        b, tb = self.expr(e.orelse, scope)
-        t = self.types.conditional(e, ta, tb)
+        c, _ = self._gen(e.cond, scope)
+        a, _ = self._gen(e.then, scope)
+        b, _ = self._gen(e.orelse, scope)
+        t = self._type(e)
         if t is None:
             return BAD
         return (f"({a} if {c} else {b})", t)
 
     def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
-        codes, types = [], []
-        for item in e.items:
-            code, t = self.expr(item, scope)
-            codes.append(code)
-            types.append(t)
-        return ("[" + ", ".join(codes) + "]", self.types.list_of_elements(types))
+        codes = [self._gen(item, scope)[0] for item in e.items]
+        return ("[" + ", ".join(codes) + "]", self._known(e))
 
-    def _comprehension(self, var: str, iter_: A.Expr, cond: A.Expr | None, span: Span,
-                       scope: Scope) -> tuple[Scope, str, str, str]:
+    def _comprehension(self, e: A.ListComp | A.MapComp, scope: Scope) -> tuple[Scope, str, str, str]:
         """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
         self.in_iterable += 1
         try:
-            it, t = self.read(iter_, scope)
+            it, _ = self._read(e.iter, scope)
         finally:
             self.in_iterable -= 1
-        elem = self.types.comprehension(var, iter_, t, span, scope)
         inner = Scope(scope, scope.persistent, scope.counter)
-        v = inner.declare(var, elem, "comp", span, comp=True)
+        v = inner.declare(e.var, self.record.bound(e), "comp", e.span, comp=True)
         v.used = True
         self.hoister.repeat += 1  # the condition and the element are computed once per element
         self.charges.begin()      # ... and so is their work
-        condition = f" if {self.cond(cond, inner)}" if cond is not None else ""
+        condition = f" if {self._gen(e.cond, inner)[0]}" if e.cond is not None else ""
         return inner, v.code, it, condition
 
     def _end_comprehension(self, iter_: A.Expr, var: str, it: str, condition: str, scope: Scope) -> str:
@@ -413,14 +423,14 @@ class Expressions(ExprCostMixin):
 
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
         reader = self._this_reader
-        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
-        elt, t = self.expr(e.elt, inner)
+        inner, var, it, condition = self._comprehension(e, scope)
+        elt, _ = self._gen(e.elt, inner)
         clause = self._end_comprehension(e.iter, var, it, condition, scope)
         if clause == f" for {var} in c.seats" and _CONSTANT.match(elt):
             code = f"[{elt}] * c.nseats"  # (one value per seat that nothing can change in place)
         else:
             code = f"[{elt}{clause}]"
-        return (self._folded(e, scope, reader) or code, self.types.list_of_elements([t]))
+        return (self._folded(e, scope, reader) or code, self._known(e))
 
     def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
         """A list made only of fixed data, computed now (folding.evaluate): the code reading it.
@@ -438,36 +448,29 @@ class Expressions(ExprCostMixin):
         return ref if reader else f"{ref}[:]"
 
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
-        codes, types = [], []
+        codes = []
         for k, v in e.pairs:
-            kc, kt = self.expr(k, scope)
-            vc, vt = self.expr(v, scope)
-            self.types.map_key(k, kt)
-            types.append(vt)
+            kc, _ = self._gen(k, scope)
+            vc, _ = self._gen(v, scope)
             codes.append(f"{kc}: {vc}")
-        return ("{" + ", ".join(codes) + "}", self.types.map_of_values(types))
+        return ("{" + ", ".join(codes) + "}", self._known(e))
 
     def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
-        inner, var, it, condition = self._comprehension(e.var, e.iter, e.cond, e.span, scope)
-        kc, kt = self.expr(e.key, inner)
-        self.types.map_key(e.key, kt)
-        vc, vt = self.expr(e.value, inner)
+        inner, var, it, condition = self._comprehension(e, scope)
+        kc, _ = self._gen(e.key, inner)
+        vc, _ = self._gen(e.value, inner)
         clause = self._end_comprehension(e.iter, var, it, condition, scope)
-        return (f"{{{kc}: {vc}{clause}}}", self.types.map_of_values([vt]))
+        return (f"{{{kc}: {vc}{clause}}}", self._known(e))
 
     # ---------------------------------------------------------------- calls
     def _Call(self, e: A.Call, scope: Scope) -> Code:
         reader = self._this_reader
-        sig = self.formula_sig(e.name, e.name_span)
+        sig, accepted = self.record.call(e)
+        if not accepted:
+            return BAD
         if sig is not None:
             params, ret, fn = sig
-            if not self.types.formula_call(e, params):
-                return BAD
-            codes = []
-            for i, (arg, pt) in enumerate(zip(e.args, params), 1):
-                code, t = self.expr(arg, scope)
-                self.types.formula_argument(e, i, arg, pt, t)
-                codes.append(code)
+            codes = [self._gen(arg, scope)[0] for arg in e.args]
             inlined = self._inline(e, codes, params, scope, reader)
             if inlined is not None:
                 return (inlined, ret)
@@ -490,10 +493,8 @@ class Expressions(ExprCostMixin):
                     if work.terms:
                         fn += "_c"  # counts its own terms
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
-        if not self.types.builtin_call(e):
-            return BAD
         reading = BUILTINS[e.name].reads_list
-        args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
+        args = [self._read(a, scope) if reading else self._gen(a, scope) for a in e.args]
         return self._builtin(e, args, scope)
 
     def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope, reader: bool) -> str | None:
@@ -520,15 +521,16 @@ class Expressions(ExprCostMixin):
             value = fixed_value(arg, self.resolver(scope))
             if literal(value) is not None:
                 inner.vars[name].fixed = (value,)
-        saved = self.types.diags
-        self.types.diags = DiagnosticBag()
+        types = self.walk.types  # the inlined copy is checked again: its diagnostics are set aside
+        saved = types.diags
+        types.diags = DiagnosticBag()
         self.inline_depth += 1
         self.charges.begin()
         try:
             code, _ = self.read(body, inner) if reader else self.expr(body, inner)
-            failed = self.types.diags.has_errors
+            failed = types.diags.has_errors
         finally:
-            self.types.diags = saved
+            types.diags = saved
             self.inline_depth -= 1
             work = self.charges.end()
         if failed:
@@ -538,7 +540,7 @@ class Expressions(ExprCostMixin):
         return f"({code})"
 
     def _builtin(self, e: A.Call, args: list[Code], scope: Scope) -> Code:
-        """A built-in's work charged by its work class, then its typing rule and its code (builtins.py)."""
+        """A built-in's work charged by its work class, then its code (builtins.py)."""
         self._builtin_calls[id(e)] = e
         spec = BUILTINS[e.name]
         a0, t0 = args[0]
@@ -546,7 +548,7 @@ class Expressions(ExprCostMixin):
             args = [(self.counted(e.args[0], a0, scope), t0)] + args[1:]  # a new value as long as its list
         elif spec.searches_list and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
             self.charges.charge(SEARCH_STEPS)  # reads its list (a new one was counted) and makes nothing
-        t = self.types.builtin(e, [t for _, t in args], scope)
+        t = self._type(e)
         if t is None:
             return BAD
         return (spec.code(self, e, args, scope), t)
