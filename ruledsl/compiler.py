@@ -20,6 +20,7 @@ from .check.events import logged_events
 from .check.exprtypes import CONSTANTS, ExprTypes
 from .check.exprwalk import ExprWalk
 from .check.namecheck import check_names
+from .check.typewalk import TypeWalkMixin
 from .diagnostics import Diagnostic, DiagnosticBag, Span, did_you_mean
 from .gen.assignment import AssignmentMixin
 from .gen.codegen import AssemblyMixin, _Function, copy_code
@@ -41,14 +42,15 @@ __all__ = ["MODULE_NAME", "AbilityCode", "ChooseSpec", "Compiler", "PhaseCode", 
            "copy_code"]
 
 
-class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin, KeptMixin, DirectMixin,
-               AssemblyMixin):
+class Compiler(CallGraphMixin, TypeWalkMixin, FormulasMixin, StatementsMixin, AssignmentMixin, WaitingMixin,
+               KeptMixin, DirectMixin, AssemblyMixin):
     """Checks rules files against a World and produces a Program plus diagnostics.
 
-    Each part of the work is a mixin of its own module: the call graph (callgraph.py), formulas
-    (formulas.py), statements (statements.py), assignments (assignment.py), statements that wait
-    (waiting.py), values kept from statements (kept.py), the direct functions of the agent path
-    (direct.py) and the assembly of the generated code (codegen.py).
+    Each part of the work is a mixin of its own module: the call graph (callgraph.py), the
+    type-checking walk (typewalk.py, its statements in stmtwalk.py), and the code generation:
+    formulas (formulas.py), statements (statements.py), assignments (assignment.py), statements
+    that wait (waiting.py), values kept from statements (kept.py), the direct functions of the
+    agent path (direct.py) and the assembly of the generated code (codegen.py).
     """
 
     def __init__(self, world: World, files: list[A.RulesFile], start: str, start_span: Span,
@@ -60,14 +62,16 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.check_only = check_only
         self._inputs = (world, files, start, start_span, used_elsewhere, abilities)
         self.types = ExprTypes(world, self.diags, lambda: list(self.formulas), self._inline_body)
-        self.walk = ExprWalk(self.types, self._formula_sig)
-        self.exprs = Expressions(world, self.walk, self._inline_body, check_only)
+        self.walk = ExprWalk(self.types, self._formula_types)
+        self.exprs = Expressions(world, self.walk.record, self._formula_function, self._inline_body, check_only)
         self.formulas: dict[str, A.Formula] = {}
         self.phases: dict[str, A.Phase] = {}
         self.start = start
         self.start_span = start_span
         self.functions: list[_Function] = []
-        self.formula_done: dict[str, tuple[list[Type], Type, str]] = {}
+        self.formula_checked: dict[str, tuple[list[Type], Type]] = {}   # (the type walk's)
+        self.formula_checking: list[str] = []
+        self.formula_done: dict[str, tuple[list[Type], Type, str]] = {}  # (the code generation's)
         self.formula_busy: list[str] = []
         self.formula_used: set[str] = set(used_elsewhere)
         self.memo: set[str] = set()
@@ -81,9 +85,12 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.loop_spans: list[Span] = []
         self.resumable: set[str] = set()
         self.phase_fn: dict[str, str] = {}
-        self.returns: list[Type] = []
+        self.returns: list[Type] = []       # (the type walk's: the function being checked)
         self.bare_returns: list[Span] = []
-        self.phase_results: dict[str, Type | None] = {}
+        self.phase_results: dict[str, Type | None] = {}   # (the type walk's)
+        self.phase_checking: list[str] = []
+        self.kept_forms: dict[int, tuple[A.Keep, A.Let | A.Assign]] = {}
+        self.phase_compiled: set[str] = set()             # (the code generation's)
         self.phase_busy: list[str] = []
         self.option_names: dict[str, tuple[str, ...]] = {}  # found by the checked names pass
         for f in files:
@@ -170,12 +177,14 @@ class Compiler(CallGraphMixin, FormulasMixin, StatementsMixin, AssignmentMixin, 
         self.mutations = Mutations(self.world, set(self.formulas), frozenset(self.memo))
 
     def _generate(self) -> None:
+        if self.diags.has_errors:
+            return  # no program is made: its code is not wanted (and is made only of checked rules)
         for name in self.phases:
             self.phase_fn[name] = f"_P{len(self.phase_fn)}"
         for name, phase in self.phases.items():
             self._compile_phase(phase)
         for name in self.formulas:
-            self._formula_sig(name, self.formulas[name].name_span, count_use=False)
+            self._formula_sig(name)
 
     def _check_names(self) -> None:
         reported = frozenset(d.span for d in self.diags.items if d.code in ("unknown-value", "unknown-key"))
@@ -210,10 +219,13 @@ PASSES: tuple[Pass, ...] = (
          checks=False),
     Pass("loop copies", "opt/mutation.py", "a `for` loop copies its list only when its body may change it",
          Compiler._find_mutations),
-    Pass("checking walk", "gen/ (statements, waiting, assignment, kept, formulas, exprgen), check/exprtypes.py, "
+    Pass("type checking walk", "check/typewalk.py, check/stmtwalk.py, check/exprwalk.py, check/exprtypes.py, "
          "check/builtin_types.py",
-         "every phase then every formula: type checks (each expression by its typing rule) and generates the "
-         "lines of each function, folding, bounding, hoisting and counting the work of each expression on the way",
+         "every phase then every formula, each in scopes of its own: every statement's checks and each "
+         "expression's type by its typing rule, recorded; every diagnostic of the walk", Compiler._check_all),
+    Pass("code generation", "gen/ (statements, waiting, assignment, kept, formulas, exprgen)",
+         "unless there were errors, every phase then every formula: the lines of each function from the types "
+         "recorded, folding, bounding, hoisting and counting the work of each expression on the way",
          Compiler._generate),
     Pass("unreachable phases", "check/callgraph.py", "warns of phases nothing runs", Compiler._warn_unreachable),
     Pass("checked names", "check/namecheck.py, check/nameterms.py",

@@ -36,7 +36,9 @@ class CompilerBase:
     start: str
     start_span: Span
     functions: list["_Function"]
-    formula_done: dict[str, tuple[list[Type], Type, str]]
+    formula_checked: dict[str, tuple[list[Type], Type]]   # each formula's signature (the type walk's)
+    formula_checking: list[str]
+    formula_done: dict[str, tuple[list[Type], Type, str]]  # ... and its function (the code generation's)
     formula_busy: list[str]
     formula_used: set[str]
     memo: set[str]                   # state-free formulas whose values are remembered (purity.py)
@@ -50,7 +52,10 @@ class CompilerBase:
     phase_fn: dict[str, str]
     returns: list[Type]
     bare_returns: list[Span]
-    phase_results: dict[str, Type | None]
+    phase_results: dict[str, Type | None]   # the type of the value each phase gives back (the type walk's)
+    phase_checking: list[str]
+    kept_forms: dict[int, tuple[A.Keep, A.Let | A.Assign]]   # (stmtwalk._kept_form)
+    phase_compiled: set[str]                # (the code generation's)
     phase_busy: list[str]
     abilities: dict[tuple[str, str], tuple[AbilityCode, tuple[str | None, ...]]]
     ability_phases: set[str]
@@ -72,6 +77,26 @@ class CompilerBase:
         """formulas.py"""
         raise NotImplementedError
 
+    def _param_types(self, params: tuple[A.Param, ...]) -> list[Type]:
+        """typewalk.py"""
+        raise NotImplementedError
+
+    def _check_phase(self, phase: A.Phase) -> None:
+        """typewalk.py"""
+        raise NotImplementedError
+
+    def _phase_result_type(self, name: str) -> Type | None:
+        """typewalk.py"""
+        raise NotImplementedError
+
+    def _formula_types(self, name: str, span: Span, count_use: bool = True) -> tuple[list[Type], Type] | None:
+        """typewalk.py"""
+        raise NotImplementedError
+
+    def _kept_form(self, s: A.Keep) -> A.Let | A.Assign:
+        """stmtwalk.py"""
+        raise NotImplementedError
+
     def _declare_params(self, params: tuple[A.Param, ...], types: list[Type], scope: Scope) -> list[str]:
         """formulas.py"""
         raise NotImplementedError
@@ -82,10 +107,6 @@ class CompilerBase:
         raise NotImplementedError
 
     def _phase_body(self, phase: A.Phase, scope: Scope, fn: "_Function", context: str) -> None:
-        """statements.py"""
-        raise NotImplementedError
-
-    def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list["_Loop"], context: str) -> None:
         """statements.py"""
         raise NotImplementedError
 
@@ -102,34 +123,18 @@ class CompilerBase:
         raise NotImplementedError
 
     def _warn_unused(self, scope: Scope) -> None:
-        """statements.py"""
+        """stmtwalk.py"""
         raise NotImplementedError
 
     def _run_args(self, s: A.Run, scope: Scope) -> list[str]:
         """statements.py"""
         raise NotImplementedError
 
-    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str | None:
+    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str:
         """statements.py"""
         raise NotImplementedError
 
-    def _type_of(self, e: A.Expr, scope: Scope) -> Type:
-        """assignment.py"""
-        raise NotImplementedError
-
-    def _settle_type(self, target: A.Expr, value: A.Expr, scope: Scope, element: bool) -> None:
-        """assignment.py"""
-        raise NotImplementedError
-
-    def _formula_local(self, e: A.Expr, scope: Scope) -> bool:
-        """assignment.py"""
-        raise NotImplementedError
-
     def _assign(self, s: A.Assign, scope: Scope, fn: "_Function") -> None:
-        """assignment.py"""
-        raise NotImplementedError
-
-    def _list_target(self, e: A.Expr, scope: Scope, what: str) -> Code:
         """assignment.py"""
         raise NotImplementedError
 
@@ -137,11 +142,15 @@ class CompilerBase:
         """waiting.py"""
         raise NotImplementedError
 
+    def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list["_Loop"], context: str) -> None:
+        """statements.py"""
+        raise NotImplementedError
+
     def _compile_phase(self, phase: A.Phase) -> None:
         """statements.py"""
         raise NotImplementedError
 
-    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str | None:
+    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str:
         """statements.py"""
         raise NotImplementedError
 
@@ -161,7 +170,11 @@ class CompilerBase:
         """waiting.py"""
         raise NotImplementedError
 
-    def _formula_sig(self, name: str, span: Span, count_use: bool = True) -> tuple[list[Type], Type, str] | None:
+    def _formula_sig(self, name: str) -> tuple[list[Type], Type, str]:
+        """formulas.py"""
+        raise NotImplementedError
+
+    def _formula_function(self, name: str) -> str:
         """formulas.py"""
         raise NotImplementedError
 

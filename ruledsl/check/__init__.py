@@ -1,7 +1,8 @@
 """Checks: take syntax trees and the game's `World` and give diagnostics (and facts later stages use).
 
-The typing rules of expressions (`exprtypes`, and each built-in's in `builtin_types`), the walk that
-asks them for each node of an expression (`exprwalk`) and records the types it finds for the code
+The type-checking walk of every phase and formula (`typewalk`, each statement's checks in
+`stmtwalk`, expressions in `exprwalk`), which asks the typing rules of expressions (`exprtypes`, and
+each built-in's in `builtin_types`) for each node and records the types it finds for the code
 generation of `gen/` to read (`typerecord`), checked names (`namecheck`, with the
 name classes of `nameterms`), the notes saying where a value's type comes from (`provenance`), which
 phases run which and which are never reached (`callgraph`), choices whose options can visibly be

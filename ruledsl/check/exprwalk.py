@@ -3,9 +3,9 @@
 The walk visits an expression's parts before the expression, in the order the rules are written,
 asks `ExprTypes` (`exprtypes.py`) for each node's type, which reports every type diagnostic, and
 records the type (`typerecord.py`). It makes no code: the code generation (`gen/exprgen.py`) walks
-the same expression right after and reads the recorded types. A call of a formula asks for the
-formula's signature when the walk meets it, before its values, so a formula is checked (and its
-diagnostics reported) at that moment, as when it is first met in the rules.
+the same expressions later and reads the recorded types. A call of a formula asks for the formula's
+signature when the walk meets it, before its values, so a formula is checked (and its diagnostics
+reported) the first time a call of it is met (`typewalk.py`).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class ExprWalk:
         built-in's."""
         sig = self.formula_sig(e.name, e.name_span)
         if sig is not None:
-            params, ret, _ = sig
+            params, ret = sig
             accepted = self.types.formula_call(e, params)
             self.record.note_call(e, sig, accepted)
             if not accepted:

@@ -1,9 +1,8 @@
 """What the type-checking walk found for each expression node, kept for the code generation to read.
 
 A node is looked up by its id; the record holds the node itself too, so that no id is reused while
-the record lives (the trees of a `let x = run P()`'s value are made during the walk). A node walked
-again (an inlined formula's body at each call) has the type of its latest walk, which is the walk
-the code generation follows.
+the record lives. A node walked again (a target or a value whose type is first asked alone, before
+it is checked where it stands) has the type of its latest walk, the one in its place in the rules.
 """
 
 from __future__ import annotations
@@ -11,19 +10,20 @@ from __future__ import annotations
 from ..syntax import ast as A
 from ..types import Type
 
-# A formula's signature as the walk met it: its parameters' types, its result's type, its function.
-Signature = tuple[list[Type], Type, str]
+# A formula's signature as the walk met it: its parameters' types and its result's type.
+Signature = tuple[list[Type], Type]
 
 
 class TypeRecord:
     """Each expression node's type (None: its typing rule reported an error that leaves it none),
-    what each call names and whether it was given as many values as it takes, and the type of each
-    comprehension's variable."""
+    what each call names and whether it was given as many values as it takes, the type of the
+    variable each comprehension or statement makes, and the types of parameters as written."""
 
     def __init__(self) -> None:
         self._types: dict[int, tuple[A.Expr, Type | None]] = {}
         self._calls: dict[int, tuple[A.Call, Signature | None, bool]] = {}
-        self._bound: dict[int, tuple[A.Expr, Type]] = {}
+        self._bound: dict[int, tuple[A.Expr | A.Stmt, Type]] = {}
+        self._params: dict[int, tuple[tuple[A.Param, ...], list[Type]]] = {}
 
     def note(self, e: A.Expr, t: Type | None) -> Type | None:
         """Record e's type; gives it back."""
@@ -35,9 +35,14 @@ class TypeRecord:
         and whether it has as many values as that takes."""
         self._calls[id(e)] = (e, formula, accepted)
 
-    def note_bound(self, e: A.ListComp | A.MapComp, t: Type) -> None:
-        """Record the type of a comprehension's variable."""
+    def note_bound(self, e: A.Expr | A.Stmt, t: Type) -> None:
+        """Record the type of the variable a comprehension or a statement (`let`, `for`, `choose`,
+        `draw`, `roll`) makes."""
         self._bound[id(e)] = (e, t)
+
+    def note_params(self, params: tuple[A.Param, ...], types: list[Type]) -> None:
+        """Record the types of a formula's or phase's parameters."""
+        self._params[id(params)] = (params, types)
 
     def type_of(self, e: A.Expr) -> Type | None:
         """The type of a walked node."""
@@ -51,11 +56,17 @@ class TypeRecord:
         assert node is e, "the call was not walked"
         return formula, accepted
 
-    def bound(self, e: A.ListComp | A.MapComp) -> Type:
-        """The type of a walked comprehension's variable."""
+    def bound(self, e: A.Expr | A.Stmt) -> Type:
+        """The type of the variable a walked comprehension or statement makes."""
         node, t = self._bound[id(e)]
-        assert node is e, "the comprehension was not walked"
+        assert node is e, "the node was not walked"
         return t
+
+    def params(self, params: tuple[A.Param, ...]) -> list[Type]:
+        """The types of walked parameters."""
+        node, types = self._params[id(params)]
+        assert node is params, "the parameters were not walked"
+        return types
 
     def __contains__(self, e: A.Expr) -> bool:
         found = self._types.get(id(e))

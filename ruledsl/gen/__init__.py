@@ -1,6 +1,6 @@
-"""Code generation: takes checked syntax trees and gives Python source, type-checking statements as it
-goes (each expression is checked first by the walk of `check/exprwalk.py`, whose recorded types its
-code is written from).
+"""Code generation: takes syntax trees checked by the type-checking walk (`check/typewalk.py`) and the
+types it recorded, and gives Python source. It runs only on rules without errors, asks no typing
+rule and reports nothing.
 
 Expressions (`exprgen`, each built-in's code in `builtin_code`), names in scope (`scope`), statements
 that never wait (`statements`), assignments (`assignment`), values kept from statements (`kept`),

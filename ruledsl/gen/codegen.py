@@ -170,11 +170,6 @@ def copy_code(code: str, t: Type) -> str:
     return code
 
 
-def _has_none(t: Type) -> bool:
-    """Does a type still have a part known only as none (so a later value may tell more)?"""
-    return t.kind == "none" or any(_has_none(a) for a in t.args)
-
-
 def _prologue(body: list[tuple[int, str, Span | None]], columns: dict[str, str], globals_: list[str]) -> str:
     """Bind only the state a function reads: the global fields, each column it uses as a local, and
     the global fields it reads through a local (`globals_`, global_reads.py)."""

@@ -4,13 +4,12 @@ When every decision is answered at once by a bot (`Engine.play`, `Engine.playout
 pauses, so a phase need not be cut into blocks with its locals in a frame dict: it runs as one
 plain Python function with local variables, and `choose` asks the seat's picker (`c.ask`). This
 code generation runs after checking, on rules already known to be clean, and reports nothing: the
-same statements were checked when their waiting form was compiled.
+type walk checked the same statements, in their waiting form.
 """
 
 from __future__ import annotations
 
 from ..compiler_base import CompilerBase
-from ..diagnostics import DiagnosticBag
 from .codegen import _Function
 from .scope import Scope
 
@@ -19,16 +18,11 @@ class DirectMixin(CompilerBase):
     """Direct functions `_Pn_d(c, params...)` for the resumable phases."""
 
     def _compile_direct(self) -> None:
-        saved = self.diags
-        self.diags = self.types.diags = DiagnosticBag()
-        try:
-            for name, phase in self.phases.items():
-                if name not in self.resumable:
-                    continue
-                scope = Scope(None, persistent=False)
-                args = self._declare_params(phase.params, self._params(phase.params), scope)
-                fn = _Function(self.phase_fn[name] + "_d", ", ".join(["c"] + args))
-                self._phase_body(phase, scope, fn, "agent")
-                self.functions.append(fn)
-        finally:
-            self.diags = self.types.diags = saved
+        for name, phase in self.phases.items():
+            if name not in self.resumable:
+                continue
+            scope = Scope(None, persistent=False)
+            args = self._declare_params(phase.params, self._params(phase.params), scope)
+            fn = _Function(self.phase_fn[name] + "_d", ", ".join(["c"] + args))
+            self._phase_body(phase, scope, fn, "agent")
+            self.functions.append(fn)

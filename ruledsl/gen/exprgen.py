@@ -1,9 +1,9 @@
 """Generate the Python expression that computes an expression of the rules.
 
-Each expression is first checked by the type-checking walk (`check/exprwalk.py`, which asks the
-typing rules of `check/exprtypes.py` for every node and reports the type diagnostics); the code
-generation then walks it again, reads each node's recorded type, and writes, folds, hoists and
-counts the work of its code. It asks no typing rule and reports nothing.
+Every expression was checked before, by the type-checking walk (`check/typewalk.py`, whose
+`check/exprwalk.py` asks the typing rules of `check/exprtypes.py` for every node and reports the
+type diagnostics); the code generation walks it again, reads each node's recorded type, and
+writes, folds, hoists and counts the work of its code. It asks no typing rule and reports nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from ..budget import cost
 from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
 from ..builtins import BUILTINS
-from ..check.exprwalk import ExprWalk
-from ..diagnostics import DiagnosticBag
+from ..check.typerecord import TypeRecord
 from ..opt.bounds import Calls, bound
-from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain
+from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain, scope_resolver
 from ..opt.hoist import Hoister
 from ..opt.purity import memo_read, walk
 from ..runtime_support import NUMBER_LIMIT, make_formatter
@@ -32,15 +31,16 @@ BAD: Code = ("None", ANY)
 
 
 class Expressions(ExprCostMixin):
-    """Code generation for expressions against one game's World: each expression is checked by
-    `walk` (ExprWalk), and its code written from the types the walk recorded."""
+    """Code generation for expressions against one game's World, from the types the type-checking
+    walk recorded (`record`); `formula_function` gives the function of a formula, compiling it the
+    first time it is met."""
 
-    def __init__(self, world: World, walk: ExprWalk,
+    def __init__(self, world: World, record: TypeRecord, formula_function: Callable[[str], str],
                  inline_body: Callable[[str], tuple[list[str], A.Expr] | None] = lambda name: None,
                  check_only: bool = False):
         self.world = world
-        self.walk = walk
-        self.record = walk.record
+        self.record = record
+        self.formula_function = formula_function
         self.check_only = check_only   # no code is wanted: what only improves it is skipped
         self.inline_body = inline_body
         self.inline_depth = 0
@@ -83,12 +83,7 @@ class Expressions(ExprCostMixin):
 
     def resolver(self, scope: Scope) -> Resolve:
         """What folding.py needs to know of names: the fixed value of a table or a literal argument."""
-        def resolve(name: str) -> object:
-            var = scope.lookup(name)
-            if var is None:
-                return self.world.tables[name][1] if name in self.world.tables else UNKNOWN
-            return var.fixed[0] if var.fixed is not None else UNKNOWN
-        return resolve
+        return scope_resolver(scope, self.world)
 
     def column(self, path: str) -> str:
         """A local name for a state column, bound once at the top of each function that reads it.
@@ -122,30 +117,15 @@ class Expressions(ExprCostMixin):
     # ------------------------------------------------------------- expressions
     def read(self, e: A.Expr, scope: Scope) -> Code:
         """`expr` for a value that is only read, never kept or changed (see hoist.py)."""
-        self.walk.type_of(e, scope)
-        return self._read(e, scope)
+        self._reader = True
+        return self.expr(e, scope)
+
+    def cond(self, e: A.Expr, scope: Scope) -> str:
+        """The code of a yes/no."""
+        return self.expr(e, scope)[0]
 
     def expr(self, e: A.Expr, scope: Scope) -> Code:
-        """Check e (the type walk), then return (python code, type)."""
-        self.walk.type_of(e, scope)
-        return self._gen(e, scope)
-
-    def cond(self, e: A.Expr, scope: Scope, what: str = "a condition") -> str:
-        """Check e as a yes/no (the type walk), then return its code."""
-        self.walk.condition(e, scope, what)
-        return self._gen(e, scope)[0]
-
-    def template(self, e: A.Template, scope: Scope) -> str:
-        """Check a text template (the type walk), then return the Python expression building its text."""
-        self.walk.template(e, scope)
-        return self._template(e, scope)
-
-    def _read(self, e: A.Expr, scope: Scope) -> Code:
-        self._reader = True
-        return self._gen(e, scope)
-
-    def _gen(self, e: A.Expr, scope: Scope) -> Code:
-        """The code of an expression the walk has checked, and its recorded type."""
+        """The code of an expression the type walk has checked, and its recorded type."""
         reader, self._reader = self._reader, False
         member, self._member = self._member, None
         in_arith, self._in_arith = self._in_arith, False
@@ -233,16 +213,16 @@ class Expressions(ExprCostMixin):
         return ("None", self._known(e))
 
     def _Template(self, e: A.Template, scope: Scope) -> Code:
-        return (self._template(e, scope), self._known(e))
+        return (self.template(e, scope), self._known(e))
 
-    def _template(self, e: A.Template, scope: Scope) -> str:
+    def template(self, e: A.Template, scope: Scope) -> str:
         """Python expression building the text of a template."""
         pieces: list[str] = []
         for part in e.parts:
             if isinstance(part, str):
                 pieces.append(repr(part))
             else:
-                code, t = self._gen(part, scope)
+                code, t = self.expr(part, scope)
                 pieces.append(self.fmt(code, t))
         if not pieces:
             return "''"
@@ -274,7 +254,7 @@ class Expressions(ExprCostMixin):
         return (self.const("collection", component.name, list(range(len(component.ids)))), t)
 
     def _Attr(self, e: A.Attr, scope: Scope) -> Code:
-        obj, ot = self._gen(e.obj, scope)
+        obj, ot = self.expr(e.obj, scope)
         t = self._type(e)
         if t is None:
             return BAD
@@ -297,12 +277,12 @@ class Expressions(ExprCostMixin):
         return (f"{obj}[{e.name!r}]", t)  # a map's entry, or a part of a value of unknown type
 
     def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
-        codes = [self._gen(item, scope)[0] for item in e.items]
+        codes = [self.expr(item, scope)[0] for item in e.items]
         return ("[" + ", ".join(codes) + "]", self._known(e))
 
     def _Index(self, e: A.Index, scope: Scope) -> Code:
-        obj, _ = self._gen(e.obj, scope)
-        idx, _ = self._gen(e.index, scope)
+        obj, _ = self.expr(e.obj, scope)
+        idx, _ = self.expr(e.index, scope)
         t = self._type(e)
         if t is None:
             return BAD
@@ -312,13 +292,13 @@ class Expressions(ExprCostMixin):
         """Both sides generated, then the operator's code (`_BINARY`)."""
         arith = e.op in ("+", "-", "*")
         self._in_arith = arith
-        left = self._gen(e.left, scope)
+        left = self.expr(e.left, scope)
         self._in_arith = arith
         if e.op in ("in", "not in"):
             self._member = left[1]
-            right = self._read(e.right, scope)
+            right = self.read(e.right, scope)
         else:
-            right = self._gen(e.right, scope)
+            right = self.expr(e.right, scope)
         return (_BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope), self._known(e))
 
     def _logic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
@@ -378,33 +358,33 @@ class Expressions(ExprCostMixin):
         return f"({a} {op} {b})"
 
     def _Not(self, e: A.Not, scope: Scope) -> Code:
-        code, _ = self._gen(e.operand, scope)
+        code, _ = self.expr(e.operand, scope)
         return (f"(not {code})", self._known(e))
 
     def _Neg(self, e: A.Neg, scope: Scope) -> Code:
         # Not an operand of + - *: nothing above checks the number, so a sum or product under the
         # minus keeps its own check (-(n * n) in a loop would otherwise grow without limit).
-        code, _ = self._gen(e.operand, scope)
+        code, _ = self.expr(e.operand, scope)
         return (f"(-{code})", self._known(e))
 
     def _IfExp(self, e: A.IfExp, scope: Scope) -> Code:
-        c, _ = self._gen(e.cond, scope)
-        a, _ = self._gen(e.then, scope)
-        b, _ = self._gen(e.orelse, scope)
+        c, _ = self.expr(e.cond, scope)
+        a, _ = self.expr(e.then, scope)
+        b, _ = self.expr(e.orelse, scope)
         t = self._type(e)
         if t is None:
             return BAD
         return (f"({a} if {c} else {b})", t)
 
     def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
-        codes = [self._gen(item, scope)[0] for item in e.items]
+        codes = [self.expr(item, scope)[0] for item in e.items]
         return ("[" + ", ".join(codes) + "]", self._known(e))
 
     def _comprehension(self, e: A.ListComp | A.MapComp, scope: Scope) -> tuple[Scope, str, str, str]:
         """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
         self.in_iterable += 1
         try:
-            it, _ = self._read(e.iter, scope)
+            it, _ = self.read(e.iter, scope)
         finally:
             self.in_iterable -= 1
         inner = Scope(scope, scope.persistent, scope.counter)
@@ -412,7 +392,7 @@ class Expressions(ExprCostMixin):
         v.used = True
         self.hoister.repeat += 1  # the condition and the element are computed once per element
         self.charges.begin()      # ... and so is their work
-        condition = f" if {self._gen(e.cond, inner)[0]}" if e.cond is not None else ""
+        condition = f" if {self.expr(e.cond, inner)[0]}" if e.cond is not None else ""
         return inner, v.code, it, condition
 
     def _end_comprehension(self, iter_: A.Expr, var: str, it: str, condition: str, scope: Scope) -> str:
@@ -424,7 +404,7 @@ class Expressions(ExprCostMixin):
     def _ListComp(self, e: A.ListComp, scope: Scope) -> Code:
         reader = self._this_reader
         inner, var, it, condition = self._comprehension(e, scope)
-        elt, _ = self._gen(e.elt, inner)
+        elt, _ = self.expr(e.elt, inner)
         clause = self._end_comprehension(e.iter, var, it, condition, scope)
         if clause == f" for {var} in c.seats" and _CONSTANT.match(elt):
             code = f"[{elt}] * c.nseats"  # (one value per seat that nothing can change in place)
@@ -450,15 +430,15 @@ class Expressions(ExprCostMixin):
     def _MapLit(self, e: A.MapLit, scope: Scope) -> Code:
         codes = []
         for k, v in e.pairs:
-            kc, _ = self._gen(k, scope)
-            vc, _ = self._gen(v, scope)
+            kc, _ = self.expr(k, scope)
+            vc, _ = self.expr(v, scope)
             codes.append(f"{kc}: {vc}")
         return ("{" + ", ".join(codes) + "}", self._known(e))
 
     def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
         inner, var, it, condition = self._comprehension(e, scope)
-        kc, _ = self._gen(e.key, inner)
-        vc, _ = self._gen(e.value, inner)
+        kc, _ = self.expr(e.key, inner)
+        vc, _ = self.expr(e.value, inner)
         clause = self._end_comprehension(e.iter, var, it, condition, scope)
         return (f"{{{kc}: {vc}{clause}}}", self._known(e))
 
@@ -469,8 +449,9 @@ class Expressions(ExprCostMixin):
         if not accepted:
             return BAD
         if sig is not None:
-            params, ret, fn = sig
-            codes = [self._gen(arg, scope)[0] for arg in e.args]
+            params, ret = sig
+            fn = self.formula_function(e.name)
+            codes = [self.expr(arg, scope)[0] for arg in e.args]
             inlined = self._inline(e, codes, params, scope, reader)
             if inlined is not None:
                 return (inlined, ret)
@@ -494,7 +475,7 @@ class Expressions(ExprCostMixin):
                         fn += "_c"  # counts its own terms
             return (f"{fn}(c{''.join(', ' + x for x in codes)})", ret)
         reading = BUILTINS[e.name].reads_list
-        args = [self._read(a, scope) if reading else self._gen(a, scope) for a in e.args]
+        args = [self.read(a, scope) if reading else self.expr(a, scope) for a in e.args]
         return self._builtin(e, args, scope)
 
     def _inline(self, e: A.Call, codes: list[str], params: list[Type], scope: Scope, reader: bool) -> str | None:
@@ -502,7 +483,7 @@ class Expressions(ExprCostMixin):
 
         Calls cost more than most formula bodies. Only arguments that are plain reads are
         substituted, so nothing is evaluated more often than the rules say in a way that matters.
-        Diagnostics come from the formula's own compile, never from an inlined copy.
+        Its types and diagnostics come from the formula's own walk, never from an inlined copy.
         """
         if self.check_only:
             return None
@@ -521,20 +502,15 @@ class Expressions(ExprCostMixin):
             value = fixed_value(arg, self.resolver(scope))
             if literal(value) is not None:
                 inner.vars[name].fixed = (value,)
-        types = self.walk.types  # the inlined copy is checked again: its diagnostics are set aside
-        saved = types.diags
-        types.diags = DiagnosticBag()
         self.inline_depth += 1
         self.charges.begin()
         try:
+            # The body's types are those its formula's own walk recorded: the parameters have the
+            # same types here.
             code, _ = self.read(body, inner) if reader else self.expr(body, inner)
-            failed = types.diags.has_errors
         finally:
-            types.diags = saved
             self.inline_depth -= 1
             work = self.charges.end()
-        if failed:
-            return None
         self.charges.charge_cost(work)
         self.known_sizes[id(e)] = self.size_of(body, code, inner)  # the call's list is the body's
         return f"({code})"

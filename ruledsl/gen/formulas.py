@@ -1,15 +1,15 @@
-"""Formulas: checked once each, with their parameter and result types; one-expression ones are inlined."""
+"""Formulas: compiled once each, with the parameter and result types the type walk found
+(`check/typewalk.py`); one-expression ones are inlined."""
 
 from __future__ import annotations
 
 from ..budget.charge import BudgetMixin, charge_lines
 from ..budget.cost import FormulaWork
-from ..diagnostics import Span
 from ..opt.hoist import cells
 from ..opt.mutation import changed_names
 from ..opt.purity import memo_key
 from ..syntax import ast as A
-from ..types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
+from ..types import Type
 from .codegen import _Function
 from .scope import Scope
 
@@ -21,43 +21,34 @@ class FormulasMixin(BudgetMixin):
     """Signatures and code of formulas, and the parameters of formulas and phases."""
 
     def _inline_body(self, name: str) -> tuple[list[str], A.Expr] | None:
+        """A one-expression formula's parameter names and body, unless it is being checked or compiled."""
         formula = self.formulas.get(name)
-        if formula is None or formula.expr is None or name in self.formula_busy:
+        if formula is None or formula.expr is None or name in self.formula_busy or name in self.formula_checking:
             return None
         if name in self.memo and formula.params:  # (a remembered one only to be computed now, see _inline)
             return None
         return [p.name for p in formula.params], formula.expr
 
     def _params(self, params: tuple[A.Param, ...]) -> list[Type]:
-        types = []
-        for p in params:
-            try:
-                types.append(parse_type(p.type_text, self.world.components, self.world.name_sets))
-            except TypeSyntaxError as err:
-                self.diags.error(p.span, "type", str(err))
-                types.append(ANY)
-        return types
+        """The types of a formula's or phase's parameters (the type walk's)."""
+        return self.exprs.record.params(params)
 
-    def _formula_sig(self, name: str, span: Span, count_use: bool = True) -> tuple[list[Type], Type, str] | None:
-        formula = self.formulas.get(name)
-        if formula is None:
-            return None
-        if count_use:
-            self.formula_used.add(name)
+    def _formula_function(self, name: str) -> str:
+        """The function computing a formula, compiled the first time a call of it is met."""
+        return self._formula_sig(name)[2]
+
+    def _formula_sig(self, name: str) -> tuple[list[Type], Type, str]:
+        """A formula's parameter and result types and its function, compiled once."""
         if name in self.formula_done:
             return self.formula_done[name]
-        if name in self.formula_busy:
-            # Through self.types.diags: a call met while inlining another formula reports nothing.
-            self.types.diags.error(span, "recursion", f"formula '{name}' calls itself (directly or through others)",
-                             "formulas cannot be recursive; use a phase with a loop")
-            return [ANY] * len(formula.params), ANY, "_recursive"
+        assert name not in self.formula_busy  # (the type walk reports a formula calling itself)
+        formula = self.formulas[name]
         self.formula_busy.append(name)
-        types = self._params(formula.params)
+        types, ret = self.formula_checked[name]
         fn_name = f"_F{len(self.formula_done) + len(self.formula_busy)}_{len(self.functions)}"
         scope = Scope(None, persistent=False)
         args = self._declare_params(formula.params, types, scope)
         fn = _Function(fn_name, ", ".join(["c"] + args))
-        saved_returns, self.returns = self.returns, []
         exprs = self.exprs
         hoisting = exprs.hoister.begin_function(len(args))
         quiet = (exprs.hoister.off, exprs.charges.off)  # a formula is compiled once, for every use
@@ -66,7 +57,7 @@ class FormulasMixin(BudgetMixin):
         self.changed.append(changed_names(formula.body))
         if formula.expr is not None:
             statement = exprs.begin_statement(scope)
-            code, ret = exprs.expr(formula.expr, scope)
+            code, _ = exprs.expr(formula.expr, scope)
             temps, cost = exprs.end_statement(statement)
             for line in cells(temps, [code]):
                 fn.emit(line, None)
@@ -80,11 +71,6 @@ class FormulasMixin(BudgetMixin):
             fn.emit(f"return {code}", formula.expr.span)
         else:
             self._stmts(formula.body, scope, fn, [], context="formula")
-            ret = NONE
-            for t in self.returns:
-                ret = t if ret.kind == "none" and not ret.nullable else unify(ret, t)
-            if not self.returns:
-                self.diags.error(formula.name_span, "no-return", f"formula '{name}' never returns a value")
         region = self._pop_region()
         self.changed.pop()
         text = "\n".join(line for _, line, _ in fn.blocks[0])
@@ -104,7 +90,6 @@ class FormulasMixin(BudgetMixin):
         kept = exprs.hoister.end_function(hoisting)
         if kept:
             fn.blocks[0][0:0] = [(1, line, None) for line in cells(kept, [text for _, text, _ in fn.blocks[0]])]
-        self.returns = saved_returns
         if name in self.memo:
             self._memo_wrapper(fn, args)
         self.functions.append(fn)
@@ -117,7 +102,6 @@ class FormulasMixin(BudgetMixin):
         """Declare a formula's or phase's parameters; returns the Python code naming each."""
         args = []
         for p, t in zip(params, types):
-            self.types.no_shadow(p.name, p.span, scope)
             var = scope.declare(p.name, t, "param", p.span)
             var.used = True
             args.append(var.code)

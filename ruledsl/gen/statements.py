@@ -1,4 +1,5 @@
-"""Statements that never wait for a player: checked and turned into plain Python lines."""
+"""Statements that never wait for a player, checked before (`check/stmtwalk.py`): turned into plain
+Python lines, with the types the type-checking walk recorded."""
 
 from __future__ import annotations
 
@@ -6,65 +7,42 @@ from .. import runtime_support as R
 from ..budget.charge import BudgetMixin, Region, charge_lines
 from ..budget.cost import LOG_STEPS, SEARCH_STEPS, Cost
 from ..budget.exprcost import PAID
-from ..check.emptiness import EmptyOptions
-from ..check.exprtypes import disagree
-from ..diagnostics import Span, an, did_you_mean
+from ..check.stmtwalk import KEPT
+from ..diagnostics import Span
 from ..opt.folding import dead_branches
 from ..opt.hoist import cells
 from ..opt.mutation import changed_names
 from ..syntax import ast as A
-from ..types import ANY, NONE, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify
+from ..types import Type
 from .codegen import _fresh, _Function, _Loop, copy_code, flat
 from .exprgen import COUNT_WORK_ON, Code
-from .kept import KEPT
 from .scope import Scope
-
-# A formula may compute with loops and its own variables, but never change the game.
-_FORMULA_STATEMENTS = (A.Let, A.If, A.Return, A.Pass, A.For, A.While, A.Break, A.Assign, A.Add, A.Remove,
-                       A.ExprStmt)
 
 
 class StatementsMixin(BudgetMixin):
     """Phases and the statements in them, one Python line or block each."""
 
     def _compile_phase(self, phase: A.Phase) -> None:
-        """Check and compile a phase once (a phase whose value is kept is compiled when first met)."""
-        if phase.name in self.phase_results or phase.name in self.phase_busy:
+        """Compile a phase once (a phase whose value is kept is compiled when first met)."""
+        if phase.name in self.phase_compiled or phase.name in self.phase_busy:
             return
         self.phase_busy.append(phase.name)
-        saved = self.returns, self.bare_returns
-        self.returns, self.bare_returns = [], []
         resumable = phase.name in self.resumable
         scope = Scope(None, persistent=resumable)
         args = self._declare_params(phase.params, self._params(phase.params), scope)
         if resumable:
             fn = _Function(self.phase_fn[phase.name], "c, L", resumable=True)
             self._phase_body(phase, scope, fn, "resumable")
-            if self.returns:
+            if self.phase_results[phase.name] is not None:
                 # Read by the phase that ran this one: no value left over from a phase run inside.
                 fn.emit("c.returned = None", None)
             fn.emit("return -1", None)
         else:
             fn = _Function(self.phase_fn[phase.name], ", ".join(["c"] + args))
             self._phase_body(phase, scope, fn, "direct")
-        self._warn_unused(scope)
-        self._warn_empty_options(phase)
         self.functions.append(fn)
-        self.phase_results[phase.name] = self._result_type(phase)
-        self.returns, self.bare_returns = saved
+        self.phase_compiled.add(phase.name)
         self.phase_busy.pop()
-
-    def _result_type(self, phase: A.Phase) -> Type | None:
-        """The type of the value a phase gives back with `return VALUE`, None when it gives none."""
-        if not self.returns:
-            return None
-        for span in self.bare_returns:
-            self.diags.error(span, "return-value", f"phase '{phase.name}' gives back a value with its other "
-                             "returns: give one here too", "write return VALUE, or return none")
-        result = NONE
-        for t in self.returns:
-            result = t if result.kind == "none" and not result.nullable else unify(result, t)
-        return result
 
     def _phase_body(self, phase: A.Phase, scope: Scope, fn: _Function, context: str) -> None:
         """A phase's statements; running the phase counts one step plus the work known now."""
@@ -78,44 +56,10 @@ class StatementsMixin(BudgetMixin):
         self.changed.pop()
         self.exprs.hoister.end_function(hoisting)
 
-    def _never_empty(self, name: str) -> bool:
-        """Game data that always has an element: the seats, the board, a collection, a list table."""
-        w = self.world
-        if name in ("seats", "nodes") or any(name == c.collection for c in w.components.values()):
-            return True
-        value = w.tables[name][1] if name in w.tables else None
-        return isinstance(value, list) and len(value) > 0
-
-    def _warn_empty_options(self, phase: A.Phase) -> None:
-        for s in EmptyOptions(phase.body, self._never_empty).found:
-            self.diags.warning(s.options.span, "empty-options",
-                               f"the options of '{s.var}' can be empty here, and a choice without "
-                               "options stops the game",
-                               "test its length first or add an option that is always there; if the game "
-                               "guarantees it, say why in a comment '# allow: empty-options. REASON' on "
-                               "this line or the line above")
-
-    def _warn_unused(self, scope: Scope) -> None:
-        for var in scope.vars.values():
-            if not var.used and var.kind == "local":
-                self.diags.warning(var.span, "unused", f"'{var.name}' is set but never used")
-
     def _stmts(self, stmts: tuple[A.Stmt, ...], scope: Scope, fn: _Function, loops: list[_Loop],
                context: str) -> None:
         start = len(fn.blocks[fn.cur])
         for s in stmts:
-            if context == "formula" and not isinstance(s, _FORMULA_STATEMENTS):
-                self.diags.error(s.span, "not-in-formula",
-                                 "a formula only computes a value: it may use let, if, for, while and "
-                                 "return on its own variables, but cannot change the game (use a phase)")
-                continue
-            if context == "formula" and isinstance(s, (A.Assign, A.Add, A.Remove)):
-                target = s.target
-                if not self._formula_local(target, scope):
-                    self.diags.error(target.span, "not-in-formula",
-                                     "a formula may only change its own variables (made with let), "
-                                     "never the game or the values it was given")
-                    continue
             # Values kept while the statement runs (hoist.py) get their cells just before it, and
             # its work known only at run time is charged there (cost.py).
             block, pos, depth = fn.cur, len(fn.blocks[fn.cur]), fn.depth
@@ -146,9 +90,7 @@ class StatementsMixin(BudgetMixin):
         fn.depth += 1
         before = len(fn.blocks[fn.cur])
         cur = fn.cur
-        child = scope.child()
-        self._stmts(stmts, child, fn, loops, context)
-        self._warn_unused(child)
+        self._stmts(stmts, scope.child(), fn, loops, context)
         if fn.cur == cur and len(fn.blocks[fn.cur]) == before:
             fn.emit("pass", None)
         fn.depth -= 1
@@ -177,25 +119,16 @@ class StatementsMixin(BudgetMixin):
             and self.mutations.table_data(e, lambda var: scope.lookup(var) is not None)
 
     def _declare(self, name: str, t: Type, span: Span, scope: Scope, kind: str = "local") -> str:
-        self.types.no_shadow(name, span, scope)
         return scope.declare(name, t, kind, span).code
 
     def _simple(self, s: A.Stmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
         """A statement that does not wait, by its kind (`_STATEMENTS` names each kind's method)."""
-        method = _STATEMENTS.get(type(s))
-        if method is None:  # pragma: no cover - the grammar has no other statements
-            self.diags.error(s.span, "internal", f"unsupported statement {type(s).__name__}")
-            return
-        getattr(self, method)(s, scope, fn, loops, context)
+        getattr(self, _STATEMENTS[type(s)])(s, scope, fn, loops, context)
 
     def _let(self, s: A.Let, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        code, t = self._value(s.value, scope, may_share=self._may_share(s.name, s.value, scope))
-        if t.kind == "none":
-            t = ANY
+        code, _ = self._value(s.value, scope, may_share=self._may_share(s.name, s.value, scope))
+        t = self.exprs.record.bound(s)
         fn.emit(f"{self._declare(s.name, t, s.span, scope)} = {code}", s.span)
-        self.types.carry(scope.vars.get(s.name), s.value)
-        if isinstance(s.value, A.ListLit) and not s.value.items and s.name in scope.vars:
-            scope.vars[s.name].open_type = True
         if t.kind == "list" and s.name in scope.vars and s.name not in self.changed[-1]:
             scope.vars[s.name].max_len = self.exprs.max_len(s.value, scope)
 
@@ -221,9 +154,7 @@ class StatementsMixin(BudgetMixin):
         self._loop_body(s, scope, fn, loops, context, loop, condition, scope)
 
     def _break(self, s: A.Break, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        if not loops:
-            self.diags.error(s.span, "break-outside-loop", "'break' is only allowed inside a loop")
-        elif loops[-1].native:
+        if loops[-1].native:
             fn.emit("break", s.span)
         else:
             fn.emit(f"return {loops[-1].end}", s.span)
@@ -236,12 +167,7 @@ class StatementsMixin(BudgetMixin):
 
     def _run_ability_stmt(self, s: A.RunAbility, scope: Scope, fn: _Function, loops: list[_Loop],
                           context: str) -> None:
-        call = self._run_ability(s, scope)
-        if call:
-            fn.emit(call, s.span)
-
-    def _expr_stmt(self, s: A.ExprStmt, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        self._bare_value(s, scope)
+        fn.emit(self._run_ability(s, scope), s.span)
 
     def _run(self, s: A.Run, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
         args = self._run_args(s, scope)
@@ -254,10 +180,7 @@ class StatementsMixin(BudgetMixin):
                 fn.emit(call.format(""), s.span)
 
     def _end(self, s: A.End, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        code, t = self.exprs.expr(s.winners, scope)
-        if not assignable(list_of(SEAT), t):
-            self.diags.error(s.winners.span, "type", f"the winners must be a list of seats, not {t}",
-                             related=self.types.explain(s.winners.span, t))
+        code, _ = self.exprs.expr(s.winners, scope)
         fn.emit(f"c.end({code})", s.span)
 
     def _log_stmt(self, s: A.Log, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
@@ -267,7 +190,7 @@ class StatementsMixin(BudgetMixin):
         self._pay(s, scope, fn)
 
     def _shuffle(self, s: A.Shuffle, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        code, _ = self._list_target(s.target, scope, "shuffle")
+        code, _ = self.exprs.expr(s.target, scope)
         # Shuffling costs a few draws of the generator per element, not one step.
         fn.emit(f"c.shuffle({self.exprs.counted(s.target, code, scope, Cost(3))})", s.span)
 
@@ -275,18 +198,14 @@ class StatementsMixin(BudgetMixin):
         self._roll(s, scope, fn)
 
     def _draw(self, s: A.Draw, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        code, t = self._list_target(s.source, scope, "draw from")
+        code, _ = self.exprs.expr(s.source, scope)
         self.exprs.charges.charge(SEARCH_STEPS)  # taking the first element moves the others
-        var = self._declare(s.var, t.elem, s.span, scope)
+        var = self._declare(s.var, self.exprs.record.bound(s), s.span, scope)
         fn.emit(f"{var} = _draw({code})", s.span)
 
     def _add(self, s: A.Add, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        self._settle_type(s.target, s.value, scope, element=True)
-        code, t = self._list_target(s.target, scope, "add to")
-        value, vt = self._value(s.value, scope)
-        if not assignable(t.elem, vt):
-            self.diags.error(s.value.span, "type", f"cannot add {an(vt)} to a list of {t.elem}",
-                             related=self.types.explain(s.value.span, vt))
+        code, _ = self.exprs.expr(s.target, scope)
+        value, _ = self._value(s.value, scope)
         if COUNT_WORK_ON() and (context in ("resumable", "agent") or not self._local(s.target, scope)):
             # A list that outlives a decision could grow without end; a function's own list
             # cannot grow more within a decision than the work budget allows.
@@ -294,7 +213,7 @@ class StatementsMixin(BudgetMixin):
         fn.emit(f"{code}.append({value})", s.span)
 
     def _remove(self, s: A.Remove, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        code, t = self._list_target(s.target, scope, "remove from")
+        code, t = self.exprs.expr(s.target, scope)
         value, _ = self.exprs.expr(s.value, scope)
         self.exprs.charges.charge(SEARCH_STEPS)  # searches the list
         fn.emit(f"_remove({code}, {value})", s.span)
@@ -303,34 +222,30 @@ class StatementsMixin(BudgetMixin):
         self._keep(s, scope, fn, context)
 
     def _choose_here(self, s: A.Choose, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
-        """A `choose` in a function that cannot wait: only the bots' direct path asks there."""
-        if context == "agent":
-            self._ask(s, scope, fn)
-        else:
-            self.diags.error(s.span, "choose-not-allowed", "'choose' cannot be used here")
+        """A `choose` in a function that cannot wait: only the bots' direct path asks there (the type
+        walk reports one anywhere else)."""
+        self._ask(s, scope, fn)
 
     def _roll(self, s: A.Roll, scope: Scope, fn: _Function) -> None:
         """`roll face from die`, or `roll 2 faces from die` (a list of that many draws)."""
         code, t = self.exprs.expr(s.source, scope)
-        self.types.check(t, ("list",), s.source.span, "what a roll draws from")
         if s.count is None:
             shared = self._may_share(s.var, s.source, scope)  # a face of table data, as a `let` shares it
-            var = self._declare(s.var, t.elem, s.span, scope)
+            var = self._declare(s.var, self.exprs.record.bound(s), s.span, scope)
             fn.emit(f"{var} = {f'c.roll({code})' if shared else copy_code(f'c.roll({code})', t.elem)}", s.span)
             return
         self.exprs.in_iterable += 1  # (the count goes in a comprehension's range)
-        count, ct = self.exprs.expr(s.count, scope)
+        count, _ = self.exprs.expr(s.count, scope)
         self.exprs.in_iterable -= 1
-        self.types.check(ct, ("int",), s.count.span, "how many to roll")
         faces, each = scope.fresh("r"), scope.fresh("r")
-        var = self._declare(s.var, list_of(t.elem), s.span, scope)
+        var = self._declare(s.var, self.exprs.record.bound(s), s.span, scope)
         fn.emit(f"{faces} = {code}", s.span)
         fn.emit(f"{var} = [{copy_code(f'c.roll({faces})', t.elem)} for {each} in _range(c, {count})]", s.span)
 
 
     def _branch(self, body: tuple[A.Stmt, ...], dead: bool, scope: Scope, fn: _Function, loops: list[_Loop],
                 context: str) -> None:
-        """A branch of an `if`; one that can never run in this game is checked, not generated."""
+        """A branch of an `if`; one that can never run in this game is not generated (see _dead)."""
         if not dead:
             self._body(body, scope, fn, loops, context)
             return
@@ -340,20 +255,20 @@ class StatementsMixin(BudgetMixin):
         fn.depth -= 1
 
     def _dead(self, body: tuple[A.Stmt, ...], scope: Scope, loops: list[_Loop], context: str) -> None:
-        """Check a block that can never run (folding.py): its diagnostics, none of its code or work.
+        """A block that can never run (folding.py): none of its code or work is kept.
 
-        It is checked as the phase would be if the block could run (the block may wait), into a
-        function that is thrown away.
+        The type walk checked it as the phase would be if the block could run (the block may wait).
+        Its code is still made, as the walk checked it, into a function that is thrown away: what
+        that numbers on the way (constants, loops, choices and their functions) is numbered as it
+        was when this walk also checked the rules, so the code of the rest is the same.
         """
-        if context == "agent":  # generated after checking: nothing to report
+        if context == "agent":  # the waiting form numbered it already
             return
         sink = _Function("_dead", "c, L", resumable=True)
         self._push_region()
         self.exprs.charges.off += 1
         self.exprs.hoister.off += 1
-        child = scope.child()
-        self._stmts(body, child, sink, loops, "formula" if context == "formula" else "resumable")
-        self._warn_unused(child)
+        self._stmts(body, scope.child(), sink, loops, "formula" if context == "formula" else "resumable")
         self.exprs.hoister.off -= 1
         self.exprs.charges.off -= 1
         self._pop_region()
@@ -367,7 +282,6 @@ class StatementsMixin(BudgetMixin):
     def _for(self, s: A.For, scope: Scope, fn: _Function, loops: list[_Loop], context: str) -> None:
         """A native for loop, charged for all its passes when it starts (see budget/charge.py)."""
         it, t = self.exprs.read(s.iter, scope)
-        self.types.check(t, ("list",), s.iter.span, "what a for loop runs over")
         waits = context == "agent" and self._suspends(s)  # charged per pass, as its waiting form
         size = None if waits else self.exprs.size_of(s.iter, it, scope)
         # Like the resumable form: the loop runs over the list as it was when it began. One level
@@ -384,7 +298,7 @@ class StatementsMixin(BudgetMixin):
             fn.emit(f"{temp} = {it}", s.span)
             it, size, pos, guarded = temp, f"len({temp})", pos + 1, False
         inner = scope.child()
-        var = self._declare(s.var, t.elem, s.span, inner, "loop")
+        var = self._declare(s.var, self.exprs.record.bound(s), s.span, inner, "loop")
         inner.vars[s.var].used = True
         fn.emit(f"for {var} in {it}:", s.span)
         # Charged when the loop starts (the loop's variable is not there yet), or at each pass.
@@ -424,147 +338,48 @@ class StatementsMixin(BudgetMixin):
 
     def _return(self, s: A.Return, scope: Scope, fn: _Function, context: str) -> None:
         if context == "formula":
-            if s.value is None:
-                self.diags.error(s.span, "no-return", "a formula's return needs a value")
-                return
-            code, t = self.exprs.expr(s.value, scope)
-            self._returns_agree(s, t, "formula")
-            self.returns.append(t)
+            assert s.value is not None  # (the type walk reports a formula's return without one)
+            code, _ = self.exprs.expr(s.value, scope)
             fn.emit(f"return {code}", s.span)
             return
         if s.value is None:
-            self.bare_returns.append(s.span)
             fn.emit("return -1" if context == "resumable" else "return", s.span)
             return
-        code, t = self._value(s.value, scope)
-        self._returns_agree(s, t, "phase")
-        self.returns.append(t)
+        code, _ = self._value(s.value, scope)
         if context == "resumable":
             fn.emit(f"c.returned = {code}", s.span)
             fn.emit("return -1", s.span)
         else:
             fn.emit(f"return {code}", s.span)
 
-    def _returns_agree(self, s: A.Return, t: Type, what: str) -> None:
-        """A value given back with another type than an earlier `return` gave is reported here, where
-        it is made: unified, the two would make `any`, and the mistake would surface where the value
-        is used, or only in play."""
-        other = next((r for r in self.returns if disagree(r, t)), None)
-        if other is not None and s.value is not None:
-            self.diags.error(s.value.span, "type", f"this return gives {an(t)}, where an earlier return of the "
-                             f"{what} gives {an(other)}", f"every return of a {what} gives the same type")
-
-    def _bare_value(self, s: A.ExprStmt, scope: Scope) -> None:
-        """A value alone on a line does nothing: say what the designer probably meant."""
-        e = s.expr
-        if isinstance(e, A.Call) and e.name in self.phases:
-            self.diags.error(e.span, "no-effect", f"'{e.name}' is a phase: start it with 'run'",
-                             f"write: run {e.name}(...)")
-            return
-        found_before = len(self.diags.items)
-        self._value(e, scope)
-        if isinstance(e, A.Name) and len(self.diags.items) > found_before:
-            return  # an unknown word alone on a line (`continue`): its own message says it all
-        if isinstance(e, A.Call) and e.name in self.formulas:
-            self.diags.error(e.span, "formula-as-statement",
-                             f"formula '{e.name}' computes a value, which is thrown away here: "
-                             "a formula cannot change the game",
-                             f"keep the value with let x = {e.name}(...), or make it a phase and run it")
-        elif isinstance(e, A.Call):
-            self.diags.error(e.span, "formula-as-statement",
-                             f"'{e.name}(...)' computes a value, which is thrown away here",
-                             f"keep the value: let x = {e.name}(...)")
-        elif isinstance(e, A.BinOp) and e.op == "==":
-            self.diags.error(e.span, "no-effect", "this comparison is computed and then thrown away",
-                             "to store a value, write '=' instead of '=='")
-        else:
-            self.diags.error(e.span, "no-effect", "this value is computed and then thrown away",
-                             "a line must do something: let, an assignment, run, log, choose...")
-
     def _run_args(self, s: A.Run, scope: Scope) -> list[str]:
-        phase = self.phases.get(s.phase)
-        if phase is None and s.phase in self.formulas:
-            self.diags.error(s.name_span, "formula-as-statement",
-                             f"'{s.phase}' is a formula: it computes a value, and 'run' starts a phase",
-                             f"use its value, e.g. let x = {s.phase}(...)")
-            self.formula_used.add(s.phase)
-            return []
-        if phase is None:
-            self.diags.error(s.name_span, "unknown-phase", f"no phase called '{s.phase}'",
-                             did_you_mean(s.phase, list(self.phases)))
-            return []
-        types = self._params(phase.params)
-        if len(s.args) != len(types):
-            self.diags.error(s.span, "arity", f"phase '{s.phase}' takes {len(types)} value(s), got {len(s.args)}")
-        codes = []
-        for arg, t in zip(s.args, types):
-            code, at = self._value(arg, scope)
-            if not assignable(t, at):
-                self.diags.error(arg.span, "type", f"phase '{s.phase}' expects {t} here, not {at}",
-                                 related=self.types.explain(arg.span, at))
-            codes.append(code)
-        return codes
+        """The code of the values a phase is run with."""
+        types = self._params(self.phases[s.phase].params)
+        return [self._value(arg, scope)[0] for arg, _ in zip(s.args, types)]
 
-    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str | None:
+    def _run_ability(self, s: A.RunAbility, scope: Scope) -> str:
         """Code that runs an item's ability (nothing when that item has none)."""
         target, t = self.exprs.expr(s.target, scope)
-        found = self.abilities.get((t.kind, s.ability))
-        if found is None:
-            known = [a for (k, a) in self.abilities if k == t.kind]
-            if t.kind not in self.world.components:
-                self.diags.error(s.target.span, "type", f"only components have abilities, not {an(t)}")
-            else:
-                self.diags.error(s.name_span, "unknown-name", f"{an(t.kind)} has no ability '{s.ability}'",
-                                 did_you_mean(s.ability, known) or (f"abilities: {', '.join(known)}" if known else None))
-            return None
-        code, names = found
-        params = code.params[1:]
-        if len(s.args) != len(params):
-            self.diags.error(s.span, "arity", f"ability '{s.ability}' takes {len(params)} value(s) after 'with', "
-                             f"got {len(s.args)}")
-            return None
+        code, names = self.abilities[(t.kind, s.ability)]
         pairs = [f"{code.params[0].name!r}: {target}"]
-        for p, arg in zip(params, s.args):
-            value, vt = self._value(arg, scope)
-            try:
-                pt = parse_type(p.type_text, self.world.components, self.world.name_sets)
-            except TypeSyntaxError:
-                pt = ANY
-            if not assignable(pt, vt):
-                self.diags.error(arg.span, "type", f"ability '{s.ability}' expects {pt} for '{p.name}', not {vt}",
-                                 related=self.types.explain(arg.span, vt))
+        for p, arg in zip(code.params[1:], s.args):
+            value, _ = self._value(arg, scope)
             pairs.append(f"{p.name!r}: {value}")
         table = self.exprs.const("ability", f"{t.kind}.{s.ability}", names)
         return f"c.run_ability({table}[{target}], {{{', '.join(pairs)}}})"
 
     def _pay(self, s: A.Pay, scope: Scope, fn: _Function) -> None:
-        code = self._pay_code(s, scope, kept=False)
-        if code is not None:
-            fn.emit(code, s.span)
+        fn.emit(self._pay_code(s, scope, kept=False), s.span)
 
-    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str | None:
-        """The code of a pay or gain (None after an error); `kept`: it gives the amount paid."""
-        verb = "pay" if s.is_payment else "gain"
-        if not (isinstance(s.target, A.Attr)):
-            self.diags.error(s.target.span, "type", f"{verb} needs a seat's field, like s.money")
-            return None
-        seat, st = self.exprs.expr(s.target.obj, scope)
-        if st.kind == "seat" and s.target.name not in self.world.seat_fields:
-            self.diags.error(s.target.name_span, "unknown-field", f"seats have no field '{s.target.name}'",
-                             did_you_mean(s.target.name, list(self.world.seat_fields)))
-            return None
-        if st.kind != "seat":
-            self.diags.error(s.target.span, "type", f"{verb} needs a seat's number field, like s.money",
-                             did_you_mean(s.target.name, list(self.world.seat_fields)))
-            return None
-        f = self.world.seat_fields[s.target.name]
-        if f.type.kind != "int":
-            self.diags.error(s.target.span, "type", f"'{f.name}' is {f.type}; {verb} needs a number field")
-        amount, at = self.exprs.expr(s.amount, scope)
-        self.types.check(at, ("int",), s.amount.span, f"the amount to {verb}")
+    def _pay_code(self, s: A.Pay, scope: Scope, kept: bool) -> str:
+        """The code of a pay or gain; `kept`: it gives the amount paid."""
+        assert isinstance(s.target, A.Attr)  # (the type walk reports any other target)
+        seat, _ = self.exprs.expr(s.target.obj, scope)
+        name = s.target.name
+        amount, _ = self.exprs.expr(s.amount, scope)
         if s.up_to or kept:
-            return f"_pay(c, {seat}, {f.name!r}, {amount}, {s.up_to})"
-        return f"c.transfer({seat}, {f.name!r}, {amount}, {s.is_payment})"
+            return f"_pay(c, {seat}, {name!r}, {amount}, {s.up_to})"
+        return f"c.transfer({seat}, {name!r}, {amount}, {s.is_payment})"
 
     def _log(self, s: A.Log, scope: Scope, fn: _Function) -> None:
         # A log line counts LOG_STEPS, log or no log. The work of building it is done only when the
@@ -610,23 +425,17 @@ class StatementsMixin(BudgetMixin):
         to = "None"
         if s.to is not None:
             code, t = self.exprs.expr(s.to, scope)
-            if t.kind == "seat":
-                to = f"[{code}]"
-            elif t.kind == "list" and t.elem.kind in ("seat", "any"):
-                to = f"list({code})"
-            else:
-                self.diags.error(s.to.span, "type", f"a log line goes to a seat or a list of seats, not {t}",
-                                 related=self.types.explain(s.to.span, t))
+            to = f"[{code}]" if t.kind == "seat" else f"list({code})"
         seat_code = " + ".join(seats) if seats else "[]"
         return f"c.log({s.kind!r}, {{{', '.join(fields)}}}, {seat_code}, {text}, {to})"
 
 
-# Each statement that does not wait, by its kind: the StatementsMixin method that checks and
-# generates it.
+# Each statement that does not wait, by its kind: the StatementsMixin method that generates it. (A
+# value alone on a line is never generated: the type walk reports every one.)
 _STATEMENTS: dict[type[A.Stmt], str] = {
     A.Let: "_let", A.Assign: "_assign_stmt", A.If: "_if", A.For: "_for", A.While: "_while",
     A.Break: "_break", A.Return: "_return_stmt", A.Pass: "_pass", A.RunAbility: "_run_ability_stmt",
-    A.ExprStmt: "_expr_stmt", A.Run: "_run", A.End: "_end", A.Log: "_log_stmt", A.Pay: "_pay_stmt",
+    A.Run: "_run", A.End: "_end", A.Log: "_log_stmt", A.Pay: "_pay_stmt",
     A.Shuffle: "_shuffle", A.Roll: "_roll_stmt", A.Draw: "_draw", A.Add: "_add", A.Remove: "_remove",
     A.Keep: "_keep_stmt", A.Choose: "_choose_here",
 }

@@ -1,4 +1,5 @@
-"""Statements that may wait for a player: a resumable phase is split into blocks at each of them."""
+"""Statements that may wait for a player: a resumable phase is split into blocks at each of them
+(checked before, in the same order, by `check/stmtwalk.py`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ..opt.folding import dead_branches
 from ..program import ChooseSpec
 from ..runtime_support import MAX_DEPTH
 from ..syntax import ast as A
-from ..types import SEAT, Type, assignable, list_of
+from ..types import SEAT, Type
 from .codegen import _fresh, _Function, _Loop, copy_code, flat
 from .scope import Scope
 
@@ -34,8 +35,7 @@ class WaitingMixin(BudgetMixin):
         elif isinstance(s, A.RunAbility):
             call = self._run_ability(s, scope)
             after = fn.new_block()
-            if call:
-                emit(call, s.span)
+            emit(call, s.span)
             emit(f"return {after}", s.span)
             fn.switch(after)
         elif isinstance(s, A.Run):
@@ -52,25 +52,21 @@ class WaitingMixin(BudgetMixin):
             end = fn.new_block()
             for (cond, body), never in zip(s.branches, dead):
                 test = self.exprs.cond(cond, scope)
-                if never:  # can never run in this game (folding.py): checked, not generated
+                if never:  # can never run in this game (folding.py): not generated
                     self._dead(body, scope, loops, "resumable")
                     continue
                 then = fn.new_block()
                 emit(f"if {test}: return {then}", cond.span)
                 nxt = fn.cur
                 fn.switch(then)
-                child = scope.child()
-                self._stmts(body, child, fn, loops, "resumable")
-                self._warn_unused(child)
+                self._stmts(body, scope.child(), fn, loops, "resumable")
                 fn.emit(f"return {end}", None)
                 fn.switch(nxt)
                 fn.depth = 1
             if s.orelse and dead[-1]:
                 self._dead(s.orelse, scope, loops, "resumable")
             elif s.orelse:
-                child = scope.child()
-                self._stmts(s.orelse, child, fn, loops, "resumable")
-                self._warn_unused(child)
+                self._stmts(s.orelse, scope.child(), fn, loops, "resumable")
             fn.emit(f"return {end}", None)
             fn.switch(end)
         elif isinstance(s, A.While):
@@ -83,11 +79,9 @@ class WaitingMixin(BudgetMixin):
             condition = self.exprs.charges.end()
             fn.emit(f"return {body_b}", s.span)
             fn.switch(body_b)
-            child = scope.child()
             self._push_region(scope)
-            self._stmts(s.body, child, fn, loops + [_Loop(False, end)], "resumable")
+            self._stmts(s.body, scope.child(), fn, loops + [_Loop(False, end)], "resumable")
             self._charge_pass(fn, body_b, loop, s.span, self._pop_region(), condition)
-            self._warn_unused(child)
             fn.emit(f"return {head}", None)
             fn.switch(end)
         elif isinstance(s, A.For):
@@ -96,7 +90,6 @@ class WaitingMixin(BudgetMixin):
             it, t = self.exprs.expr(s.iter, scope)
             if not _fresh(s.iter, t):
                 it = copy_code(it, t)
-            self.types.check(t, ("list",), s.iter.span, "what a for loop runs over")
             loop = self._loop(s.span)
             k = scope.fresh("")
             seq, idx = f"L['$s{k}']", f"L['$i{k}']"
@@ -106,7 +99,7 @@ class WaitingMixin(BudgetMixin):
             emit(f"return {head}", s.span)
             fn.switch(head)
             inner = scope.child()
-            var = self._declare(s.var, t.elem, s.span, inner, "loop")
+            var = self._declare(s.var, self.exprs.record.bound(s), s.span, inner, "loop")
             inner.vars[s.var].used = True
             fn.emit(f"if {idx} >= len({seq}): return {end}", s.span)
             fn.emit(f"{var} = {seq}[{idx}]", s.span)
@@ -116,7 +109,6 @@ class WaitingMixin(BudgetMixin):
             self._push_region(inner)
             self._stmts(s.body, inner, fn, loops + [_Loop(False, end)], "resumable")
             self._charge_pass(fn, body_b, loop, s.span, self._pop_region(), None)
-            self._warn_unused(inner)
             fn.emit(f"return {head}", None)
             fn.switch(end)
         else:
@@ -129,13 +121,10 @@ class WaitingMixin(BudgetMixin):
         # on a bot's hot path. The prompt function sees the same locals as the choice.
         prompt_fn = f"_Q{spec_id}"
         if s.each_var is None:
-            by, bt = self.exprs.expr(s.by, scope)
-            self.types.check(bt, ("seat",), s.by.span, "who chooses")
+            by, _ = self.exprs.expr(s.by, scope)
             opts, ot = self._kept(s.options, scope)
             prompt = self._prompt(s, scope)
-            self.types.check(ot, ("list",), s.options.span, "the options of a choice")
             elem = ot.elem
-            var_type = elem
             call = f"c.choose({spec_id}, L, {by}, {opts})"
             seat_param = "_seat"
             label_scope = scope
@@ -145,12 +134,8 @@ class WaitingMixin(BudgetMixin):
             options_function.emit(f"return {opts}", s.options.span)
             self.functions.append(options_function)
         else:
-            seats, st = self.exprs.expr(s.by, scope)
-            if not assignable(list_of(SEAT), st):
-                self.diags.error(s.by.span, "type", f"'each' runs over a list of seats, not {st}",
-                                 related=self.types.explain(s.by.span, st))
+            seats, _ = self.exprs.expr(s.by, scope)
             inner = Scope(scope, scope.persistent, scope.counter)
-            self.types.no_shadow(s.each_var, s.span, scope)
             sv = inner.declare(s.each_var, SEAT, "comp", s.span, comp=True)
             sv.used = True
             self.exprs.hoister.repeat += 1  # the options are computed once per seat ...
@@ -158,10 +143,8 @@ class WaitingMixin(BudgetMixin):
             opts, ot = self._kept(s.options, inner)
             self.exprs.charges.charge_cost(self.exprs.charges.end().times(self._seat_count(s.by, seats, scope)))
             self.exprs.hoister.repeat -= 1
-            self.types.check(ot, ("list",), s.options.span, "the options of a choice")
             prompt = self._prompt(s, inner)
             elem = ot.elem
-            var_type = list_of(elem.or_none())
             call = f"c.choose_each({spec_id}, L, {seats}, lambda {sv.code}: {opts})"
             seat_param = sv.code
             # The same options as a function of the locals and the seat: a bot sampling what it cannot
@@ -181,7 +164,7 @@ class WaitingMixin(BudgetMixin):
                                        R.make_identifier(elem, nids, comps),
                                        s.secret, s.each_var is not None, s.span, prompt_fn, label_fn, elem,
                                        f"_O{spec_id}", detail_fn))
-        self._declare(s.var, var_type, s.span, scope)
+        self._declare(s.var, self.exprs.record.bound(s), s.span, scope)
         after = fn.new_block()
         fn.emit(call, s.span)
         fn.emit(f"return {after}", s.span)
@@ -229,8 +212,8 @@ class WaitingMixin(BudgetMixin):
         spec_id = self.choose_ids[id(s)]
         if s.each_var is None:
             by, _ = self.exprs.expr(s.by, scope)
-            opts, ot = self.exprs.expr(s.options, scope)
-            var_type = ot.elem
+            opts, _ = self.exprs.expr(s.options, scope)
+            var_type = self.exprs.record.bound(s)
             call = copy_code(self._ask_call(spec_id, by, opts, scope, fn, s.span), var_type)
         else:
             seats, _ = self.exprs.expr(s.by, scope)
@@ -244,7 +227,7 @@ class WaitingMixin(BudgetMixin):
                 opts = copy_code(opts, ot)
             self.exprs.charges.charge_cost(self.exprs.charges.end().times(self._seat_count(s.by, seats, scope)))
             self.exprs.hoister.repeat -= 1
-            var_type = list_of(ot.elem.or_none())
+            var_type = self.exprs.record.bound(s)
             if seats == "c.seats" and flat(ot.elem) and not re.search(rf"\b{sv.code}\b", opts):
                 # Every seat, the same plain options: computed once rather than once per seat.
                 call = f"c.ask_all({spec_id}, {opts})"

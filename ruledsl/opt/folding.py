@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..syntax import ast as A
 
 if TYPE_CHECKING:
+    from ..gen.scope import Scope
     from ..world import World
 
 # The value of an expression that is not fixed.
@@ -29,6 +30,17 @@ Resolve = Callable[[str], object]
 Bodies = Callable[[str], "tuple[list[str], A.Expr] | None"]
 # Boards up to this many nodes get tables of per-node values (see per_node).
 PER_NODE_LIMIT = 4096
+
+
+def scope_resolver(scope: "Scope", world: "World") -> Resolve:
+    """What folding needs to know of the names seen from `scope`: a table's value, or a variable's
+    when it is a literal argument of an inlined formula (a variable hides a table of its name)."""
+    def resolve(name: str) -> object:
+        var = scope.lookup(name)
+        if var is None:
+            return world.tables[name][1] if name in world.tables else UNKNOWN
+        return var.fixed[0] if var.fixed is not None else UNKNOWN
+    return resolve
 
 
 def fixed_value(e: A.Expr, resolve: Resolve) -> object:
