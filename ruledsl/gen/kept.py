@@ -60,8 +60,8 @@ class KeptMixin(BudgetMixin):
         """`let`/assign as written, with the statement's value in place of an expression (read as the
         name KEPT, whose type the type walk recorded)."""
         stored = self._kept_form(s)
-        t = self.exprs.record.type_of(stored.value) or ANY
-        scope.vars[KEPT] = Var(KEPT, t, code, "local", s.stmt.span, used=True)
+        t = self.exprs.record.type_of(stored.value)
+        scope.vars[KEPT] = Var(KEPT, t if t is not None else ANY, code, "local", s.stmt.span, used=True)
         try:
             if isinstance(stored, A.Let):
                 self._simple(stored, scope, fn, [], "direct")
