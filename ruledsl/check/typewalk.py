@@ -1,8 +1,8 @@
 """The type-checking walk: every phase, then every formula, checked before any code is made.
 
 Each phase's body and each formula's is walked in scopes of its own (`stmtwalk.py` for the
-statements, `exprwalk.py` for the expressions), and every diagnostic of the checking walk is
-reported here, in the order the rules are met: a formula is checked the first time a call of it is
+statements, `exprwalk.py` for the expressions), and every diagnostic of the rules' statements and
+expressions is reported here, in the order the rules are met: a formula is checked the first time a call of it is
 met, a phase whose value is kept the first time it is run for it, and whatever nothing calls at
 the end. The walk records what the code generation reads: each expression's type, the type of each
 variable a statement makes (`typerecord.py`), the parameters' types, each formula's signature and
