@@ -58,6 +58,7 @@ class Compiler(CallGraphMixin, TypeWalkMixin, FormulasMixin, StatementsMixin, As
                  check_only: bool = False):
         self.world = world
         self.diags = DiagnosticBag()
+        self.reported = self.diags   # the bag the rules' problems go to (self.diags may be a throwaway one)
         # Only the diagnostics are wanted (an editor's check): the code's optimisations are skipped.
         self.check_only = check_only
         self._inputs = (world, files, start, start_span, used_elsewhere, abilities)

@@ -28,6 +28,7 @@ class CompilerBase:
 
     world: World
     diags: DiagnosticBag
+    reported: DiagnosticBag
     exprs: Expressions
     types: ExprTypes                 # the typing rules of expressions (check/exprtypes.py)
     walk: ExprWalk                   # the type-checking walk of expressions (check/exprwalk.py)

@@ -81,6 +81,17 @@ class TypeWalkMixin(StatementChecksMixin):
             self.types.diags.error(span, "recursion", f"formula '{name}' calls itself (directly or through others)",
                                    "formulas cannot be recursive; use a phase with a loop")
             return [ANY] * len(formula.params), ANY
+        # A formula is checked once, where it is first met, and its problems are reported then, even
+        # when that is a statement's type looked up in silence before the statement is checked.
+        silenced = self.diags, self.types.diags
+        self.diags = self.types.diags = self.reported
+        try:
+            return self._check_formula(name, formula)
+        finally:
+            self.diags, self.types.diags = silenced
+
+    def _check_formula(self, name: str, formula: A.Formula) -> tuple[list[Type], Type]:
+        """Check a formula's body, the first time it is met; its parameter and result types."""
         self.formula_checking.append(name)
         types = self._param_types(formula.params)
         scope = Scope(None, persistent=False)

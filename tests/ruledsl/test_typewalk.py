@@ -155,3 +155,18 @@ def test_the_code_generation_asks_no_typing_rule(monkeypatch: pytest.MonkeyPatch
         step.run(c)
     assert c.diags.items == []
     assert {"_P0", "_P0_d", "_P1"} <= {f.name for f in c.functions}
+
+
+def test_a_formula_first_met_where_an_empty_list_gets_its_type_is_still_checked() -> None:
+    # `let xs = []` takes its element type from the first value stored, looked up before that value
+    # is checked: a formula first called there must report its problems all the same.
+    c = compiler("""\
+        formula broken(n: int) = [n + nope]
+
+        phase main:
+            let xs = []
+            xs = broken(1)
+            log info "{len(xs)}"
+            end winners seats
+        """)
+    assert walk_only(c) == [(1, "unknown-name", "no variable, state field or table called 'nope'")]
