@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 from .check.exprtypes import ExprTypes
 from .check.exprwalk import ExprWalk
+from .check.scope import Scope
 from .diagnostics import DiagnosticBag, Span
 from .gen.exprgen import Code, Expressions
-from .gen.scope import Scope
 from .program import AbilityCode, ChooseSpec
 from .syntax import ast as A
 from .types import Type

@@ -14,9 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..check.scope import Scope
 from ..compiler_base import CompilerBase
 from ..diagnostics import Span
-from ..gen.scope import Scope
 from . import cost
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ..builtins import BUILTINS
-from ..gen.scope import Scope
+from ..check.scope import Scope
 from ..opt.folding import Resolve, fixed_value
 from ..opt.hoist import Hoister
 from ..syntax import ast as A

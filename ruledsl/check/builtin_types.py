@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from ..check.scope import Scope
 from ..diagnostics import an, did_you_mean
-from ..gen.scope import Scope
 from ..syntax import ast as A
 from ..types import ANY, BOOL, INT, NODE, SEAT, STR, Type, list_of, tuple_of, unify
 

@@ -11,8 +11,8 @@ import json
 from typing import Callable, Mapping
 
 from ..builtins import BUILTINS
+from ..check.scope import Scope, Var
 from ..diagnostics import DiagnosticBag, Related, Span, an, copies_hint, did_you_mean
-from ..gen.scope import Scope, Var
 from ..syntax import ast as A
 from ..types import (
     ANY,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..check.scope import Scope
 from ..diagnostics import Span
-from ..gen.scope import Scope
 from ..syntax import ast as A
 from ..types import ANY, Type
 from .exprtypes import ExprTypes

@@ -11,9 +11,9 @@ checked as if it could, in the waiting form, though no code is made for it.
 
 from __future__ import annotations
 
+from ..check.scope import Scope, Var
 from ..compiler_base import CompilerBase
 from ..diagnostics import DiagnosticBag, Span, an, did_you_mean
-from ..gen.scope import Scope, Var
 from ..opt.folding import dead_branches, scope_resolver
 from ..syntax import ast as A
 from ..types import ANY, INT, SEAT, Type, TypeSyntaxError, assignable, list_of, parse_type, unify

@@ -12,8 +12,8 @@ rules that it found without errors, and makes no typing decision of its own.
 
 from __future__ import annotations
 
+from ..check.scope import Scope
 from ..diagnostics import Span
-from ..gen.scope import Scope
 from ..syntax import ast as A
 from ..types import ANY, NONE, Type, TypeSyntaxError, parse_type, unify
 from .emptiness import EmptyOptions

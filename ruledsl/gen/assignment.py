@@ -6,10 +6,10 @@ type walk's (`check/stmtwalk.py`).
 
 from __future__ import annotations
 
+from ..check.scope import Scope
 from ..compiler_base import CompilerBase
 from ..syntax import ast as A
 from .codegen import _Function
-from .scope import Scope
 
 
 class AssignmentMixin(CompilerBase):

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from ..check.scope import Scope
 from ..opt.bounds import sum_bound
 from ..opt.folding import fixed_value, literal
 from ..runtime_support import follow
 from ..syntax import ast as A
 from ..types import Type
-from .scope import Scope
 
 if TYPE_CHECKING:
     from .exprgen import Expressions

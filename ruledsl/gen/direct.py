@@ -9,9 +9,9 @@ type walk checked the same statements, in their waiting form.
 
 from __future__ import annotations
 
+from ..check.scope import Scope
 from ..compiler_base import CompilerBase
 from .codegen import _Function
-from .scope import Scope
 
 
 class DirectMixin(CompilerBase):

@@ -15,6 +15,7 @@ from ..budget import cost
 from ..budget.cost import SEARCH_STEPS, Charges, FormulaWork
 from ..budget.exprcost import PAID, ExprCostMixin
 from ..builtins import BUILTINS
+from ..check.scope import Scope, Var
 from ..check.typerecord import TypeRecord
 from ..opt.bounds import Calls, bound
 from ..opt.folding import UNKNOWN, Resolve, evaluate, fixed_value, literal, per_node, plain, scope_resolver
@@ -24,7 +25,6 @@ from ..runtime_support import NUMBER_LIMIT, make_formatter
 from ..syntax import ast as A
 from ..types import ANY, Type
 from ..world import World
-from .scope import Scope, Var
 
 Code = tuple[str, Type]
 BAD: Code = ("None", ANY)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from ..budget.charge import BudgetMixin, charge_lines
 from ..budget.cost import FormulaWork
+from ..check.scope import Scope
 from ..opt.hoist import cells
 from ..opt.mutation import changed_names
 from ..opt.purity import memo_key
 from ..syntax import ast as A
 from ..types import Type
 from .codegen import _Function
-from .scope import Scope
 
 # Argument lists remembered per formula: enough for any board; a hostile game cannot fill memory.
 MEMO_LIMIT = 4096

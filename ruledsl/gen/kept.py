@@ -12,12 +12,12 @@ wait is a plain function too: its direct function returns the value.
 from __future__ import annotations
 
 from ..budget.charge import BudgetMixin
+from ..check.scope import Scope, Var
 from ..check.stmtwalk import KEPT
 from ..runtime_support import MAX_DEPTH
 from ..syntax import ast as A
 from ..types import ANY
 from .codegen import _Function
-from .scope import Scope, Var
 
 
 class KeptMixin(BudgetMixin):

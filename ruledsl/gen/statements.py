@@ -7,6 +7,7 @@ from .. import runtime_support as R
 from ..budget.charge import BudgetMixin, Region, charge_lines
 from ..budget.cost import LOG_STEPS, SEARCH_STEPS, Cost
 from ..budget.exprcost import PAID
+from ..check.scope import Scope
 from ..check.stmtwalk import KEPT
 from ..diagnostics import Span
 from ..opt.folding import dead_branches
@@ -16,7 +17,6 @@ from ..syntax import ast as A
 from ..types import Type
 from .codegen import _fresh, _Function, _Loop, copy_code, flat
 from .exprgen import COUNT_WORK_ON, Code
-from .scope import Scope
 
 
 class StatementsMixin(BudgetMixin):

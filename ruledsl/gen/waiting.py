@@ -9,6 +9,7 @@ from .. import runtime_support as R
 from ..budget.charge import BudgetMixin, Region
 from ..budget.cost import Cost
 from ..budget.exprcost import PAID
+from ..check.scope import Scope
 from ..diagnostics import Span
 from ..opt.folding import dead_branches
 from ..program import ChooseSpec
@@ -16,7 +17,6 @@ from ..runtime_support import MAX_DEPTH
 from ..syntax import ast as A
 from ..types import SEAT, Type
 from .codegen import _fresh, _Function, _Loop, copy_code, flat
-from .scope import Scope
 
 # A Python local of the direct form (`_l3`, or options held for a choice, `_o4`): reading it does
 # nothing and cannot fail.

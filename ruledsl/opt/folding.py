@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..syntax import ast as A
 
 if TYPE_CHECKING:
-    from ..gen.scope import Scope
+    from ..check.scope import Scope
     from ..world import World
 
 # The value of an expression that is not fixed.

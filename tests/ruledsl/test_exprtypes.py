@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from lang_helpers import expr
 from ruledsl.check.exprtypes import ExprTypes
+from ruledsl.check.scope import Scope
 from ruledsl.diagnostics import DiagnosticBag, Span
-from ruledsl.gen.scope import Scope
 from ruledsl.syntax import ast as A
 from ruledsl.types import BOOL, INT, NODE, SEAT, STR, Type, list_of
 from ruledsl.world import Component, Field, World
