@@ -23,11 +23,10 @@ from ..opt.hoist import Hoister
 from ..opt.purity import memo_read, walk
 from ..runtime_support import NUMBER_LIMIT, make_formatter
 from ..syntax import ast as A
-from ..types import ANY, Type
+from ..types import Type
 from ..world import World
 
 Code = tuple[str, Type]
-BAD: Code = ("None", ANY)
 
 
 class Expressions(ExprCostMixin):
@@ -192,28 +191,26 @@ class Expressions(ExprCostMixin):
         nodes, items, none), equal in a set exactly when equal in a list?"""
         return t.kind in ("int", "str", "bool", "seat", "node", "none") or t.kind in self.world.components
 
-    def _type(self, e: A.Expr) -> Type | None:
-        """e's type, as the walk recorded it."""
-        return self.record.type_of(e)
-
-    def _known(self, e: A.Expr) -> Type:
-        """e's recorded type, `any` where an error left it none."""
+    def _type(self, e: A.Expr) -> Type:
+        """e's type, as the walk recorded it (code is made only of rules the walk found without
+        errors, so every expression has one)."""
         t = self.record.type_of(e)
-        return t if t is not None else ANY
+        assert t is not None, "code made of an expression the type walk left without a type"
+        return t
 
     def _Num(self, e: A.Num, scope: Scope) -> Code:
         if abs(e.value) > NUMBER_LIMIT:  # refused when it is reached, at its place in the rules
-            return (f"_num({int(e.value)})", self._known(e))
-        return (str(int(e.value)), self._known(e))
+            return (f"_num({int(e.value)})", self._type(e))
+        return (str(int(e.value)), self._type(e))
 
     def _Bool(self, e: A.Bool, scope: Scope) -> Code:
-        return ("True" if e.value else "False", self._known(e))
+        return ("True" if e.value else "False", self._type(e))
 
     def _NoneLit(self, e: A.NoneLit, scope: Scope) -> Code:
-        return ("None", self._known(e))
+        return ("None", self._type(e))
 
     def _Template(self, e: A.Template, scope: Scope) -> Code:
-        return (self.template(e, scope), self._known(e))
+        return (self.template(e, scope), self._type(e))
 
     def template(self, e: A.Template, scope: Scope) -> str:
         """Python expression building the text of a template."""
@@ -233,8 +230,6 @@ class Expressions(ExprCostMixin):
 
     def _Name(self, e: A.Name, scope: Scope) -> Code:
         t = self._type(e)
-        if t is None:
-            return BAD
         var = scope.lookup(e.name)
         if var is not None:
             return (var.code, t)
@@ -256,8 +251,6 @@ class Expressions(ExprCostMixin):
     def _Attr(self, e: A.Attr, scope: Scope) -> Code:
         obj, ot = self.expr(e.obj, scope)
         t = self._type(e)
-        if t is None:
-            return BAD
         w = self.world
         if ot.kind == "seat":
             if e.name not in w.seat_fields:
@@ -278,14 +271,12 @@ class Expressions(ExprCostMixin):
 
     def _TupleLit(self, e: A.TupleLit, scope: Scope) -> Code:
         codes = [self.expr(item, scope)[0] for item in e.items]
-        return ("[" + ", ".join(codes) + "]", self._known(e))
+        return ("[" + ", ".join(codes) + "]", self._type(e))
 
     def _Index(self, e: A.Index, scope: Scope) -> Code:
         obj, _ = self.expr(e.obj, scope)
         idx, _ = self.expr(e.index, scope)
         t = self._type(e)
-        if t is None:
-            return BAD
         return (f"{obj}[{idx}]", t)
 
     def _BinOp(self, e: A.BinOp, scope: Scope) -> Code:
@@ -299,7 +290,7 @@ class Expressions(ExprCostMixin):
             right = self.read(e.right, scope)
         else:
             right = self.expr(e.right, scope)
-        return (_BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope), self._known(e))
+        return (_BINARY.get(e.op, Expressions._arithmetic)(self, e, left, right, scope), self._type(e))
 
     def _logic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
         """`and`, `or`."""
@@ -359,26 +350,24 @@ class Expressions(ExprCostMixin):
 
     def _Not(self, e: A.Not, scope: Scope) -> Code:
         code, _ = self.expr(e.operand, scope)
-        return (f"(not {code})", self._known(e))
+        return (f"(not {code})", self._type(e))
 
     def _Neg(self, e: A.Neg, scope: Scope) -> Code:
         # Not an operand of + - *: nothing above checks the number, so a sum or product under the
         # minus keeps its own check (-(n * n) in a loop would otherwise grow without limit).
         code, _ = self.expr(e.operand, scope)
-        return (f"(-{code})", self._known(e))
+        return (f"(-{code})", self._type(e))
 
     def _IfExp(self, e: A.IfExp, scope: Scope) -> Code:
         c, _ = self.expr(e.cond, scope)
         a, _ = self.expr(e.then, scope)
         b, _ = self.expr(e.orelse, scope)
         t = self._type(e)
-        if t is None:
-            return BAD
         return (f"({a} if {c} else {b})", t)
 
     def _ListLit(self, e: A.ListLit, scope: Scope) -> Code:
         codes = [self.expr(item, scope)[0] for item in e.items]
-        return ("[" + ", ".join(codes) + "]", self._known(e))
+        return ("[" + ", ".join(codes) + "]", self._type(e))
 
     def _comprehension(self, e: A.ListComp | A.MapComp, scope: Scope) -> tuple[Scope, str, str, str]:
         """Start a comprehension: its scope, variable, list and condition (see _end_comprehension)."""
@@ -410,7 +399,7 @@ class Expressions(ExprCostMixin):
             code = f"[{elt}] * c.nseats"  # (one value per seat that nothing can change in place)
         else:
             code = f"[{elt}{clause}]"
-        return (self._folded(e, scope, reader) or code, self._known(e))
+        return (self._folded(e, scope, reader) or code, self._type(e))
 
     def _folded(self, e: A.Expr, scope: Scope, reader: bool) -> str | None:
         """A list made only of fixed data, computed now (folding.evaluate): the code reading it.
@@ -433,21 +422,20 @@ class Expressions(ExprCostMixin):
             kc, _ = self.expr(k, scope)
             vc, _ = self.expr(v, scope)
             codes.append(f"{kc}: {vc}")
-        return ("{" + ", ".join(codes) + "}", self._known(e))
+        return ("{" + ", ".join(codes) + "}", self._type(e))
 
     def _MapComp(self, e: A.MapComp, scope: Scope) -> Code:
         inner, var, it, condition = self._comprehension(e, scope)
         kc, _ = self.expr(e.key, inner)
         vc, _ = self.expr(e.value, inner)
         clause = self._end_comprehension(e.iter, var, it, condition, scope)
-        return (f"{{{kc}: {vc}{clause}}}", self._known(e))
+        return (f"{{{kc}: {vc}{clause}}}", self._type(e))
 
     # ---------------------------------------------------------------- calls
     def _Call(self, e: A.Call, scope: Scope) -> Code:
         reader = self._this_reader
         sig, accepted = self.record.call(e)
-        if not accepted:
-            return BAD
+        assert accepted, "code made of a call the type walk refused"
         if sig is not None:
             params, ret = sig
             fn = self.formula_function(e.name)
@@ -525,8 +513,6 @@ class Expressions(ExprCostMixin):
         elif spec.searches_list and t0.kind in ("list", "map") and self.size_of(e.args[0], a0, scope) != PAID:
             self.charges.charge(SEARCH_STEPS)  # reads its list (a new one was counted) and makes nothing
         t = self._type(e)
-        if t is None:
-            return BAD
         return (spec.code(self, e, args, scope), t)
 
 
