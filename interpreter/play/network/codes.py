@@ -20,7 +20,16 @@ def codes_path(journal_path: Path) -> Path:
 
 def new_codes(kinds: list[str]) -> list[str | None]:
     """A fresh code for every human seat, None for the bots' seats."""
-    return [secrets.token_urlsafe(CODE_BYTES) if kind == "human" else None for kind in kinds]
+    return [_new_code() if kind == "human" else None for kind in kinds]
+
+
+def _new_code() -> str:
+    """A random code that does not start with '-': the host prints `cityrules join HOST --code CODE`,
+    and a command line reads a word starting with '-' as an option, not as the code."""
+    while True:
+        code = secrets.token_urlsafe(CODE_BYTES)
+        if not code.startswith("-"):
+            return code
 
 
 def save_codes(path: Path, codes: list[str | None]) -> None:

@@ -42,6 +42,13 @@ def test_codes_are_long_secret_per_human_seat_and_kept_owner_only(tmp_path: Path
         load_codes(path, ["human", "random", "human"])
 
 
+def test_a_code_never_starts_with_a_dash_so_the_printed_join_line_works(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `cityrules join HOST --code -Abc...` reads the code as an option: the host's line would fail.
+    drawn = iter(["-dashFirstXXXXXXXXXXXX", "-againDashXXXXXXXXXXXX", "plainCodeXXXXXXXXXXXXX"])
+    monkeypatch.setattr("interpreter.play.network.codes.secrets.token_urlsafe", lambda n: next(drawn))
+    assert new_codes(["human"]) == ["plainCodeXXXXXXXXXXXXX"]
+
+
 @pytest.mark.parametrize("args,message", [
     (["host", "downtown"], "--seats is needed"),
     (["host", "downtown", "--seats", "random,random,random"], "at least one human seat"),
