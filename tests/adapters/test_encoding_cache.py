@@ -10,9 +10,19 @@ import numpy as np
 import pytest
 
 from adapter_helpers import GAMES, hidden_twin, positions
+from interpreter.adapters.common import engine_of
 from interpreter.adapters.encoding import TensorEncoder
 from interpreter.adapters.openspiel import load
 from interpreter.adapters.pettingzoo import env
+from interpreter.core.engine import Engine
+from interpreter.core.view import (
+    field_readers,
+    own_entries_reader,
+    own_entry_readers,
+    public_reader,
+    spectator_readers,
+    visible_fields,
+)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -65,3 +75,57 @@ def test_openspiel_tensors_of_states_and_clones_are_those_encoded_whole(game: st
         actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
         state.apply_action(pick.choice(actions))
     assert checked >= 50
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_field_readers_give_what_visible_fields_gives(game: str) -> None:
+    # Read again and again, at positions of a game and at hidden twins of them in turn (a reader may keep
+    # what it made last), every reader gives what `visible_fields` gives, and so do the readers of
+    # several fields at once.
+    engine = engine_of(game, None)
+    seats = engine.game.min_seats
+    readers = field_readers(engine)
+    own = own_entry_readers(engine)
+    spectators = spectator_readers(engine)
+    public = {key for key in readers if _visible(engine, key) == "all"}
+    places: dict[str, list[str]] = {}
+    for key in sorted(public):
+        places.setdefault(key.rsplit(".", 1)[0], []).append(key)
+    together = [(public_reader(engine, keys), keys) for keys in places.values()]
+    owned = [key for key in own if _visible(engine, key) in ("all", "owner")]
+    pick = random.Random(5)
+    checked = 0
+    for state in positions(engine, seats, seed=5, every=3, limit=240):
+        for now in (state, hidden_twin(engine, state, pick.randrange(seats), seed=checked)[0], state):
+            shown_to_none = visible_fields(engine, now, None)
+            for seat in [None, *range(seats)]:
+                shown = visible_fields(engine, now, seat)
+                for key, read in readers.items():
+                    where, name = key.split(".", 1)
+                    if where == "item":
+                        kind, name = name.split(".")
+                        expected = shown[3][kind][name]
+                    else:
+                        expected = shown[("seat", "global", "node").index(where)][name]
+                    assert read(now, seat) == expected, (key, seat)
+                for read_all, keys in together:
+                    assert read_all(now, seat) == tuple(readers[key](now, seat) for key in keys)
+                for key, read in spectators.items():
+                    assert read(now, seat) == shown_to_none[0][key.split(".", 1)[1]]
+                if seat is not None:
+                    for k in range(1, len(owned) + 1):
+                        keys = owned[:k]
+                        assert own_entries_reader(engine, keys)(now, seat) == tuple(own[key](now, seat) for key in keys)
+            checked += 1
+    assert checked >= 10
+
+
+def _visible(engine: Engine, key: str) -> str:
+    where, name = key.split(".", 1)
+    g = engine.game
+    if where == "item":
+        kind, name = name.split(".")
+        fields = g.component_fields[kind]
+    else:
+        fields = {"seat": g.seat_fields, "global": g.global_fields, "node": g.node_fields}[where]
+    return next(f.visible for f in fields if f.name == name)
