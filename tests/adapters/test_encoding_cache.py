@@ -13,7 +13,7 @@ from adapter_helpers import GAMES, hidden_twin, positions
 from interpreter.adapters.common import engine_of
 from interpreter.adapters.encoding import TensorEncoder
 from interpreter.adapters.openspiel import load
-from interpreter.adapters.pettingzoo import env
+from interpreter.adapters.pettingzoo import env, parallel_env
 from interpreter.core.engine import Engine
 from interpreter.core.view import (
     field_readers,
@@ -78,6 +78,30 @@ def test_openspiel_tensors_of_states_and_clones_are_those_encoded_whole(game: st
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_parallel_tensors_are_those_encoded_whole(game: str) -> None:
+    # Every seat's tensor at every step of the parallel API (each seat's kept from the last step and brought
+    # up to date) is the one a fresh encoder gives.
+    e = parallel_env(game, seed=4)
+    table = e.table
+    whole = TensorEncoder(table.engine, table.players, table.max_actions, table.encoder.texts)
+    pick = random.Random(4)
+    observations, infos = e.reset(seed=4)
+    steps = 0
+    while e.agents and steps < 120:
+        state = table.state
+        for s, agent in enumerate(e.possible_agents):
+            whole.forget()
+            again = whole.encode(state, s, state["decisions"], state["result"] is not None, table.pending(),
+                                 table.own_options(s))
+            assert observations[agent].tobytes() == again.tobytes()
+        _alike_where_seen_alike(table.encoder, [observations[a] for a in e.possible_agents])
+        actions = {a: pick.choice(list(np.flatnonzero(infos[a]["action_mask"]))) for a in e.asked()}
+        observations, _, _, _, infos = e.step(actions)
+        steps += 1
+    assert steps >= 20
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_field_readers_give_what_visible_fields_gives(game: str) -> None:
     # Read again and again, at positions of a game and at hidden twins of them in turn (a reader may keep
     # what it made last), every reader gives what `visible_fields` gives, and so do the readers of
@@ -118,6 +142,24 @@ def test_field_readers_give_what_visible_fields_gives(game: str) -> None:
                         assert own_entries_reader(engine, keys)(now, seat) == tuple(own[key](now, seat) for key in keys)
             checked += 1
     assert checked >= 10
+
+
+def _alike_where_seen_alike(encoder: TensorEncoder, tensors: list[np.ndarray]) -> None:
+    """The seats' tensors hold the same slots where they see the same: a part every seat sees alike in
+    the same place, a seat's entry of a seat field (as every seat but its owner sees it) wherever it is."""
+    n = len(tensors)
+    shared, turned, own = encoder.parts
+    for _, _, _, start, width in shared:
+        for tensor in tensors[1:]:
+            assert tensor[start:start + width].tobytes() == tensors[0][start:start + width].tobytes()
+    for _, _, _, start, width in turned:
+        entry = width // n
+        owned = any(o_start < start + entry and start < o_start + o_width for _, _, _, o_start, o_width in own)
+        by_seat: dict[int, bytes] = {}
+        for s, tensor in enumerate(tensors):
+            for k in range(1 if owned else 0, n):   # the k-th after the observer: seat s + k
+                block = tensor[start + k * entry:start + (k + 1) * entry].tobytes()
+                assert by_seat.setdefault((s + k) % n, block) == block
 
 
 def _visible(engine: Engine, key: str) -> str:
