@@ -33,6 +33,7 @@ from .encoding import text_paths, texts_in
 SURVEY_GAMES = 8
 MARGIN = 2            # the survey's largest figures are doubled: a game not surveyed may go further
 KEPT_IDS = 50_000     # option ids of list and map values kept per game (see OptionIds)
+KEPT_LISTS = 20_000   # lists of option ids kept per game, by the options they name (see OptionIds)
 
 
 class ActionSpaceTooSmall(ValueError):
@@ -150,6 +151,7 @@ class OptionIds:
     def __init__(self, engine: Engine):
         self.engine = engine
         self.kept: dict[tuple[int, bytes], str] = {}
+        self.lists: dict[tuple[int, bytes], tuple[str, ...]] = {}
 
     def of(self, spec: int, value: Any) -> str:
         """The id of one option of choice `spec`."""
@@ -167,8 +169,21 @@ class OptionIds:
         return text
 
     def all(self, spec: int, values: Sequence[Any]) -> list[str]:
-        """The ids of choice `spec`'s options, in order."""
-        return [self.of(spec, v) for v in values]
+        """The ids of choice `spec`'s options, in order (a new list each call)."""
+        # A decision's options are often offered again (the same cards, the same moves): their ids are
+        # kept as a whole too, by the marshalled list.
+        if type(values) is not list:
+            return [self.of(spec, v) for v in values]
+        try:
+            key = (spec, marshal.dumps(values))
+        except ValueError:   # not plain data: made every time
+            return [self.of(spec, v) for v in values]
+        ids = self.lists.get(key)
+        if ids is None:
+            ids = tuple([self.of(spec, v) for v in values])
+            if len(self.lists) < KEPT_LISTS:
+                self.lists[key] = ids
+        return list(ids)
 
 
 def win_returns(state: dict[str, Any]) -> list[float]:

@@ -66,9 +66,12 @@ class _Table:
         self.actions = {a: spaces.Discrete(self.max_actions) for a in self.agents}
         self.state: dict[str, Any] = {}
         self.moves = 0                       # answers applied since the last reset: observations are kept per move
-        self._seen: dict[int, tuple[int, Any, np.ndarray]] = {}
-        self._options: dict[int, tuple[int, list[Any] | None]] = {}
-        self._pending: tuple[int, dict[str, Any] | None] = (-1, None)
+        self._seen: dict[int, tuple[int, Any]] = {}
+        # The move the open decision was last looked at: its public facts, and the options of each seat it waits for.
+        self._at = -1
+        self._facts: dict[str, Any] | None = None
+        self._offered: dict[int, list[Any]] = {}
+        self._masks: dict[int, np.ndarray] = {}
 
     def new_game(self, seed: int) -> None:
         """A new game from `seed`."""
@@ -81,22 +84,36 @@ class _Table:
 
     def asked(self) -> list[int]:
         """The seats the open decision waits for (none once the game has ended)."""
-        return [] if self.ended() else self.engine.open_seats(self.state)
+        if self._at != self.moves:
+            self._look()
+        if self._facts is None or self.state["decisions"] >= self.max_decisions:   # over, or cut short
+            return []
+        return list(self._facts["waiting_for"])
+
+    def _look(self) -> None:
+        """Look at the open decision now: its public facts (see `pending`), and each asked seat's options."""
+        state = self.state
+        p = state["pending"]
+        facts = None
+        offered: dict[int, list[Any]] = {}
+        if p is not None and state["result"] is None:
+            waiting, answered = [], []
+            for seat, done, options in zip(p["seats"], p["done"], p["options"]):
+                if done:
+                    answered.append(seat)
+                else:
+                    waiting.append(seat)
+                    offered[seat] = options
+            facts = {"waiting_for": waiting, "spec": p["spec"], "answered": answered}
+        self._at, self._facts, self._offered = self.moves, facts, offered
 
     def own_options(self, seat: int) -> list[Any] | None:
         """The values of the seat's own options now (None when it is not asked)."""
-        kept = self._options.get(seat)
-        if kept is not None and kept[0] == self.moves:
-            return kept[1]
-        found: list[Any] | None = None
-        p = self.state["pending"]
-        if p is not None and self.state["result"] is None:
-            for i, s in enumerate(p["seats"]):
-                if s == seat and not p["done"][i]:
-                    found = p["options"][i]
-                    if len(found) > self.max_actions:
-                        raise too_many(len(found), self.max_actions)
-        self._options[seat] = (self.moves, found)
+        if self._at != self.moves:
+            self._look()
+        found = self._offered.get(seat)
+        if found is not None and len(found) > self.max_actions:
+            raise too_many(len(found), self.max_actions)
         return found
 
     def option_ids(self, seat: int) -> list[str]:
@@ -108,42 +125,54 @@ class _Table:
 
     def mask(self, seat: int) -> np.ndarray:
         """1 for each legal option index of the seat now."""
-        mask = np.zeros(self.max_actions, np.int8)
-        options = self.own_options(seat)
-        if options:
-            mask[:len(options)] = 1
-        return mask
+        return self._mask(self.own_options(seat))
+
+    def _mask(self, options: list[Any] | None) -> np.ndarray:
+        """A new mask of the options' indexes (a copy of the one kept per number of options)."""
+        count = len(options) if options else 0
+        mask = self._masks.get(count)
+        if mask is None:
+            mask = self._masks[count] = np.zeros(self.max_actions, np.int8)
+            mask[:count] = 1
+        return mask.copy()
+
+    def info(self, seat: int) -> dict[str, Any]:
+        """The seat's infos now: its option ids in action order, and its action mask (new objects every call)."""
+        if self._at != self.moves:   # own_options, without a call (every seat's, at every step)
+            self._look()
+        options = self._offered.get(seat)
+        if options is not None and len(options) > self.max_actions:
+            raise too_many(len(options), self.max_actions)
+        if not options:
+            return {"options": [], "action_mask": self._mask(None)}
+        return {"options": self.ids.all(self.state["pending"]["spec"], options), "action_mask": self._mask(options)}
 
     def observe(self, seat: int) -> Any:
         """The seat's observation now (built once per move and seat)."""
         kept = self._seen.get(seat)
         if kept is not None and kept[0] == self.moves:
             return kept[1]
-        state = self.state
-        pending = self._pending[1] if self._pending[0] == self.moves else self.pending()
-        options = self.own_options(seat)
-        tensor = self.encoder.encode(state, seat, state["decisions"],
-                                     state["result"] is not None, pending, options, moment=self.moves)
-        if self.observation == "dict":
-            mask = np.zeros(self.max_actions, np.int8)
-            if options:
-                mask[:len(options)] = 1
-            observed: Any = {"observation": tensor, "action_mask": mask}
-        else:
-            observed = tensor
-        self._seen[seat] = (self.moves, observed, tensor)
+        observed = self.observation_now(seat)
+        self._seen[seat] = (self.moves, observed)
         return observed
+
+    def observation_now(self, seat: int) -> Any:
+        """The seat's observation now, built anew (the parallel API's, new at every step)."""
+        if self._at != self.moves:   # own_options, without a call (every seat's, at every step)
+            self._look()
+        options = self._offered.get(seat)
+        if options is not None and len(options) > self.max_actions:
+            raise too_many(len(options), self.max_actions)
+        state = self.state
+        tensor = self.encoder.encode(state, seat, state["decisions"], state["result"] is not None, self._facts,
+                                     options, 0, self.moves)
+        return tensor if self.observation == "box" else {"observation": tensor, "action_mask": self._mask(options)}
 
     def pending(self) -> dict[str, Any] | None:
         """The public facts of the open decision now: the seats it waits for, those that have answered, its choice."""
-        state = self.state
-        p = state["pending"]
-        pending = None
-        if p is not None and state["result"] is None:
-            pending = {"waiting_for": self.engine.open_seats(state), "spec": p["spec"],
-                       "answered": [s for s, d in zip(p["seats"], p["done"]) if d]}
-        self._pending = self.moves, pending
-        return pending
+        if self._at != self.moves:
+            self._look()
+        return self._facts
 
     def check(self, agent: str, seat: int, action: Any) -> int:
         """The option index `action` of `agent`, or a ValueError saying why it is not legal now."""
@@ -180,6 +209,7 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
         self.seed = seed
         self.render_mode = render_mode
         self.possible_agents = list(self.table.agents)
+        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
         self.metadata = {**self.metadata, "name": f"cityrules_{self.engine.game.name}"}
         self.reset()
 
@@ -217,7 +247,10 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
         self._after_move()
 
     def _seat(self, agent: str) -> int:
-        return int(agent[5:]) if agent.startswith("seat_") else self.possible_agents.index(agent)
+        seat = self._seats.get(agent)
+        if seat is None:
+            return int(agent[5:]) if agent.startswith("seat_") else self.possible_agents.index(agent)
+        return seat
 
     def _after_move(self) -> None:
         """Who acts next, the end of the game when it has come, and the infos of the agent to act."""
@@ -241,7 +274,7 @@ class CityrulesEnv(AECEnv):  # type: ignore[misc]
                 self.infos[a] = {}
         if self.agents and not ended:
             seat = self._seat(self.agent_selection)
-            self.infos[self.agent_selection] = {"options": table.option_ids(seat), "action_mask": table.mask(seat)}
+            self.infos[self.agent_selection] = table.info(seat)
 
     def step(self, action: Any) -> None:
         """Answer the current agent's decision with option index `action`."""
@@ -328,31 +361,38 @@ class CityrulesParallelEnv(ParallelEnv):  # type: ignore[misc]
         answers = []
         for seat in table.asked():
             agent = self.possible_agents[seat]
-            if agent not in actions or actions[agent] is None:
+            action = actions.get(agent)
+            if action is None:
                 raise ValueError(f"{agent} must act in this step (the open decision waits for "
                                  f"{', '.join(self.asked())})")
-            answers.append((seat, table.check(agent, seat, actions[agent])))
+            answers.append((seat, table.check(agent, seat, action)))
         for seat, k in answers:
             table.answer(seat, k)
         state = table.state
-        over, cut = state["result"] is not None, table.ended() and state["result"] is None
+        over = state["result"] is not None
+        cut = not over and state["decisions"] >= table.max_decisions
         returns = win_returns(state) if over else [0.0] * self.players
         agents = self.agents
         observations, infos = self._observations(), self._infos()
-        rewards = {a: returns[s] for s, a in enumerate(self.possible_agents) if a in agents}
-        terminations = {a: over for a in agents}
-        truncations = {a: cut for a in agents}
+        rewards = dict(zip(self.possible_agents, returns)) if agents == self.possible_agents else {
+            a: returns[s] for s, a in enumerate(self.possible_agents) if a in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, cut)
         if over or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
     def _observations(self) -> dict[str, Any]:
-        return {a: self.table.observe(s) for s, a in enumerate(self.possible_agents) if a in self.agents}
+        observe, agents = self.table.observation_now, self.agents
+        if agents == self.possible_agents:
+            return {a: observe(s) for s, a in enumerate(agents)}
+        return {a: observe(s) for s, a in enumerate(self.possible_agents) if a in agents}
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        table = self.table
-        return {a: {"options": table.option_ids(s), "action_mask": table.mask(s)}
-                for s, a in enumerate(self.possible_agents) if a in self.agents}
+        info, agents = self.table.info, self.agents
+        if agents == self.possible_agents:
+            return {a: info(s) for s, a in enumerate(agents)}
+        return {a: info(s) for s, a in enumerate(self.possible_agents) if a in agents}
 
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view of the game as plain data (`interpreter.core.view.view`)."""

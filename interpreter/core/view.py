@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import marshal
+import operator
+from collections.abc import Sequence
 from typing import Any, Callable
 
 from .decision import Decision
@@ -207,7 +210,9 @@ def field_readers(engine: Engine) -> dict[str, FieldReader]:
     field's column over the seats), by key: `seat.money`, `global.round`, `node.plaque`, `item.card.face_up`.
 
     For code that reads some fields only, or each at its own time. What a seat may see of the state's
-    own lists and maps is the state's own object: read it, never change it.
+    own lists and maps is the state's own object: read it, never change it. What it may not see is a
+    stand-in (HIDDEN, or lists of HIDDEN), never the state's own; a later read may give the same stand-in
+    again while the field is unchanged: never change it either.
     """
     game = engine.game
     readers: dict[str, FieldReader] = {}
@@ -223,6 +228,75 @@ def field_readers(engine: Engine) -> dict[str, FieldReader]:
     return readers
 
 
+# Several fields as one seat sees them, read at once: (state, seat) -> their values, in the order asked.
+GroupReader = Callable[[dict[str, Any], "int | None"], tuple[Any, ...]]
+
+
+def public_reader(engine: Engine, keys: Sequence[str]) -> GroupReader:
+    """Fields every seat sees whole (`visible: all`), kept in one place of the state (global, seat, node,
+    or one kind's item fields), read at once: a tuple of what each one's reader in `field_readers` gives
+    (for any seat), in the order of `keys`. Their lists and maps are the state's own: read them, never
+    change them. A key of a field some seat may not see whole, or in another place, is refused."""
+    game = engine.game
+    places: dict[str, tuple[str, ...]] = {}
+    for f in game.seat_fields:
+        places[f"seat.{f.name}"] = ("seat",) if f.visible == "all" else ()
+    for f in game.global_fields:
+        places[f"global.{f.name}"] = ("global",) if f.visible == "all" else ()
+    for f in game.node_fields:
+        places[f"node.{f.name}"] = ("node",) if f.visible == "all" else ()
+    for kind, fields in game.component_fields.items():
+        for f in fields:
+            places[f"item.{kind}.{f.name}"] = ("components", kind) if f.visible == "all" else ()
+    where = {places.get(key, ()) for key in keys}
+    place = where.pop() if len(where) == 1 else ()
+    if not place:
+        raise ValueError(f"not fields every seat sees whole, kept in one place: {', '.join(keys)}")
+    get = _getter(keys)
+    if len(place) == 1:
+        top = place[0]
+        return lambda state, seat: get(state[top])
+    kind = place[1]
+    return lambda state, seat: get(state["components"][kind])
+
+
+def own_entries_reader(engine: Engine, keys: Sequence[str]) -> GroupReader:
+    """Seat fields whose owner sees its own entry whole (`visible: owner` or `all`), the seat's own entries
+    read at once (`seat` must be a seat): a tuple of what each one's reader in `own_entry_readers` gives,
+    in the order of `keys`, the state's own objects (read them, never change them). Another key is refused."""
+    whole = {f"seat.{f.name}" for f in engine.game.seat_fields if f.visible in ("all", "owner")}
+    if not keys or not whole.issuperset(keys):
+        raise ValueError(f"not seat fields whose owner sees its entry whole: {', '.join(keys)}")
+    names = [key.rsplit(".", 1)[1] for key in keys]
+    if len(names) == 1:   # one or two fields, the usual case, read without a loop (at every step of an agent)
+        name = names[0]
+        return lambda state, seat: (state["seat"][name][seat],)
+    if len(names) == 2:
+        first, second = names
+
+        def read_two(state: dict[str, Any], seat: int | None) -> tuple[Any, ...]:
+            columns = state["seat"]
+            return columns[first][seat], columns[second][seat]
+        return read_two
+    get = _getter(keys)
+    return lambda state, seat: tuple([column[seat] for column in get(state["seat"])])
+
+
+def _getter(keys: Sequence[str]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """The values of the fields named by the keys' last parts, from one of the state's dicts of fields, as a tuple."""
+    names = [key.rsplit(".", 1)[1] for key in keys]
+    get = operator.itemgetter(*names)
+    if len(names) == 1:
+        return lambda fields: (get(fields),)
+    return get
+
+
+def spectator_readers(engine: Engine) -> dict[str, FieldReader]:
+    """Each seat field's column as a spectator sees it, whoever reads: what `field_readers` gives for seat
+    None, by key (`seat.hand`: every hand hidden, or its size)."""
+    return {f"seat.{f.name}": _spectator_reader(f) for f in engine.game.seat_fields}
+
+
 def own_entry_readers(engine: Engine) -> dict[str, FieldReader]:
     """Each seat field's entry of the seat that reads it, as that seat sees it, by key (`seat.hand`: the
     seat's own hand); `seat` must be a seat. The same as its entry in `field_readers`' column."""
@@ -232,40 +306,103 @@ def own_entry_readers(engine: Engine) -> dict[str, FieldReader]:
     return readers
 
 
+def _hider(f: FieldSpec) -> Callable[[Any], Any]:
+    """`_hidden` for one field, its type read once (the readers call it at every step of an agent)."""
+    if not f.public_size:
+        return lambda value: HIDDEN
+    depth = _depth(f.type_text)
+    if depth == 1:
+        return lambda value: [HIDDEN] * len(value) if type(value) is list else shape(value)
+    if depth == 2:
+        return lambda value: ([[HIDDEN] * len(v) if type(v) is list else HIDDEN for v in value]
+                              if type(value) is list else shape(value))
+    return shape
+
+
+def _kept(f: FieldSpec, many: bool, make: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`make` (the stand-ins of a hidden field's value), made again only when the value has changed since
+    the last call, where comparing costs less than making: for a field with a public size whose lists nest,
+    or a column of `many` (nodes, items). A reader makes its stand-ins at every step of an agent, and they
+    seldom change; a later call may give the same ones again: never change them."""
+    if not f.public_size or _depth(f.type_text) == 1 and not many:
+        return make
+    kept: list[Any] = [_UNKNOWN, None]   # a copy of the value last made from, and what was made
+
+    def made(value: Any) -> Any:
+        was = kept[0]
+        if value == was and type(value) is type(was):
+            return kept[1]
+        shown = make(value)
+        try:
+            kept[0] = marshal.loads(marshal.dumps(value))
+        except ValueError:   # not plain data: not kept
+            kept[0] = _UNKNOWN
+        kept[1] = shown
+        return shown
+
+    return made
+
+
 def _own_entry_reader(f: FieldSpec) -> FieldReader:
     name = f.name
     if f.visible in ("all", "owner"):
         return lambda state, seat: state["seat"][name][seat]
-    return lambda state, seat: _hidden(f, state["seat"][name][seat])
+    hide = _hider(f)
+    return lambda state, seat: hide(state["seat"][name][seat])
+
+
+def _spectate(f: FieldSpec) -> Callable[[list[Any]], list[Any]]:
+    """A seat field's column as a spectator sees it: each entry as `_hidden` gives it."""
+    if f.public_size and _depth(f.type_text) == 1:   # the usual hand, without a call per entry
+        return lambda column: [[HIDDEN] * len(v) if type(v) is list else shape(v) for v in column]
+    hide = _hider(f)
+    return _kept(f, False, lambda column: list(map(hide, column)))
+
+
+def _spectator_reader(f: FieldSpec) -> FieldReader:
+    name = f.name
+    if f.visible == "all":
+        return lambda state, seat: state["seat"][name]
+    spectate = _spectate(f)
+    return lambda state, seat: spectate(state["seat"][name])
 
 
 def _seat_column_reader(f: FieldSpec) -> FieldReader:
     name = f.name
     if f.visible == "all":
         return lambda state, seat: state["seat"][name]
+    hide = _hider(f)
+    spectate = _spectate(f)
     if f.visible == "owner":
-        return lambda state, seat: [v if owner == seat else _hidden(f, v) for owner, v in enumerate(state["seat"][name])]
-    return lambda state, seat: [_hidden(f, v) for v in state["seat"][name]]
+        def read_owned(state: dict[str, Any], seat: int | None) -> Any:
+            column = state["seat"][name]
+            if seat is None:
+                return spectate(column)
+            return [v if owner == seat else hide(v) for owner, v in enumerate(column)]
+        return read_owned
+    return lambda state, seat: spectate(state["seat"][name])
 
 
 def _global_reader(f: FieldSpec) -> FieldReader:
     name = f.name
     if f.visible == "all":
         return lambda state, seat: state["global"][name]
-    return lambda state, seat: _hidden(f, state["global"][name])
+    hide = _kept(f, False, _hider(f))
+    return lambda state, seat: hide(state["global"][name])
 
 
 def _column_reader(f: FieldSpec, where: tuple[str, ...]) -> FieldReader:
     """A node field (where: ("node",)) or an item field (("components", kind)) as a seat sees it."""
     name = f.name
+    hide = _kept(f, True, lambda column: _hidden_column(f, column))
     if len(where) == 1:
         if f.visible == "all":
             return lambda state, seat: state["node"][name]
-        return lambda state, seat: _hidden_column(f, state["node"][name])
+        return lambda state, seat: hide(state["node"][name])
     kind = where[1]
     if f.visible == "all":
         return lambda state, seat: state["components"][kind][name]
-    return lambda state, seat: _hidden_column(f, state["components"][kind][name])
+    return lambda state, seat: hide(state["components"][kind][name])
 
 
 def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:

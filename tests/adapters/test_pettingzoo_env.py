@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test
@@ -194,6 +196,52 @@ def test_a_parallel_step_missing_an_asked_seat_says_so_and_changes_nothing() -> 
     with pytest.raises(ValueError, match="not legal"):
         e.step({a: 999 for a in asked})
     assert e.table.state == before
+
+
+@pytest.mark.parametrize("observation", ["box", "dict"])
+def test_what_the_parallel_env_gives_is_the_callers_to_change(observation: str) -> None:
+    # Observations, masks and option ids (a seat's not asked as well as an asked one's) are the caller's own:
+    # writing into them changes nothing the env gives later.
+    spoiled, kept = (parallel_env("london", seed=2, observation=observation) for _ in range(2))
+    given = [spoiled.reset(), kept.reset()]
+    for _ in range(80):
+        assert _plain(given[0]) == _plain(given[1])
+        actions = {a: int(np.flatnonzero(given[1][1][a]["action_mask"])[-1]) for a in kept.asked()}
+        observations, infos = given[0]
+        for a in spoiled.possible_agents:
+            for array in observations[a].values() if observation == "dict" else (observations[a],):
+                array[:] = 1
+            infos[a]["action_mask"][:] = 1
+            infos[a]["options"].append("spoiled")
+        given = [(out[0], out[4]) for out in (spoiled.step(actions), kept.step(actions))]
+    assert len(kept.asked()) == 1
+
+
+@pytest.mark.parametrize("observation", ["box", "dict"])
+def test_what_the_aec_env_gives_is_the_callers_to_change(observation: str) -> None:
+    spoiled, kept = (env("london", seed=2, observation=observation) for _ in range(2))
+    for _ in range(80):
+        given = [(e.last(), [e.observe(a) for a in e.possible_agents], [e.action_mask(a) for a in e.possible_agents])
+                 for e in (spoiled, kept)]
+        assert _plain(given[0]) == _plain(given[1])
+        (obs, *_, info), observations, masks = given[0]
+        for array in [*masks, info["action_mask"]] + [v for o in observations
+                                                       for v in (o.values() if observation == "dict" else [o])]:
+            array[:] = 1
+        action = int(np.flatnonzero(given[1][0][4]["action_mask"])[-1])
+        spoiled.step(action)
+        kept.step(action)
+
+
+def _plain(value: Any) -> Any:
+    """A value with its arrays as (dtype, shape, bytes), to compare exactly."""
+    if isinstance(value, np.ndarray):
+        return str(value.dtype), value.shape, value.tobytes()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def test_a_game_played_through_the_parallel_env_ends_with_the_winners_rewarded() -> None:
