@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import marshal
 import operator
 from collections.abc import Sequence
@@ -23,14 +24,7 @@ def _seat_value(f: FieldSpec, owner: int, seat: int | None, value: Any) -> Any:
 
 def _hidden(f: FieldSpec, value: Any) -> Any:
     """What a seat that may not see the field gets: HIDDEN, or only the list's shape when its size is public."""
-    if not f.public_size:
-        return HIDDEN
-    depth = _depth(f.type_text)
-    if depth == 1 and type(value) is list:
-        return [HIDDEN] * len(value)
-    if depth == 2 and type(value) is list:
-        return [[HIDDEN] * len(v) if type(v) is list else HIDDEN for v in value]
-    return shape(value)
+    return _hider(f)(value)
 
 
 _DEPTHS: dict[str, int] = {}
@@ -308,9 +302,15 @@ def own_entry_readers(engine: Engine) -> dict[str, FieldReader]:
 
 def _hider(f: FieldSpec) -> Callable[[Any], Any]:
     """`_hidden` for one field, its type read once (the readers call it at every step of an agent)."""
-    if not f.public_size:
+    return _stand_in(f.public_size, f.type_text)
+
+
+@functools.cache
+def _stand_in(public_size: bool, type_text: str) -> Callable[[Any], Any]:
+    """What a seat that may not see a field of this type gets of its value (see `_hidden`)."""
+    if not public_size:
         return lambda value: HIDDEN
-    depth = _depth(f.type_text)
+    depth = _depth(type_text)
     if depth == 1:
         return lambda value: [HIDDEN] * len(value) if type(value) is list else shape(value)
     if depth == 2:
