@@ -18,7 +18,6 @@ more options than the space holds raises ActionSpaceTooSmall, which says what to
 
 from __future__ import annotations
 
-import marshal
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from ..core.engine import Engine
 from ..core.game import Game
 from ..load.loader import load_game
 from .encoding import text_paths, texts_in
+from .kept import KeptByValue
 
 SURVEY_GAMES = 8
 MARGIN = 2            # the survey's largest figures are doubled: a game not surveyed may go further
@@ -150,40 +150,22 @@ class OptionIds:
 
     def __init__(self, engine: Engine):
         self.engine = engine
-        self.kept: dict[tuple[int, bytes], str] = {}
-        self.lists: dict[tuple[int, bytes], tuple[str, ...]] = {}
+        self.kept: KeptByValue[str] = KeptByValue(KEPT_IDS)
+        self.lists: KeptByValue[tuple[str, ...]] = KeptByValue(KEPT_LISTS)
 
     def of(self, spec: int, value: Any) -> str:
         """The id of one option of choice `spec`."""
         if type(value) is not list and type(value) is not dict:
             return self.engine.option_text(spec, value)
-        try:
-            key = (spec, marshal.dumps(value))
-        except ValueError:   # not plain data: made every time
-            return self.engine.option_text(spec, value)
-        text = self.kept.get(key)
-        if text is None:
-            text = self.engine.option_text(spec, value)
-            if len(self.kept) < KEPT_IDS:
-                self.kept[key] = text
-        return text
+        return self.kept.get(spec, value, lambda: self.engine.option_text(spec, value))
 
     def all(self, spec: int, values: Sequence[Any]) -> list[str]:
         """The ids of choice `spec`'s options, in order (a new list each call)."""
         # A decision's options are often offered again (the same cards, the same moves): their ids are
-        # kept as a whole too, by the marshalled list.
+        # kept as a whole too, by the list.
         if type(values) is not list:
             return [self.of(spec, v) for v in values]
-        try:
-            key = (spec, marshal.dumps(values))
-        except ValueError:   # not plain data: made every time
-            return [self.of(spec, v) for v in values]
-        ids = self.lists.get(key)
-        if ids is None:
-            ids = tuple([self.of(spec, v) for v in values])
-            if len(self.lists) < KEPT_LISTS:
-                self.lists[key] = ids
-        return list(ids)
+        return list(self.lists.get(spec, values, lambda: tuple([self.of(spec, v) for v in values])))
 
 
 def win_returns(state: dict[str, Any]) -> list[float]:

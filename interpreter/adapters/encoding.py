@@ -54,6 +54,7 @@ from ..core.view import (
     public_reader,
     spectator_readers,
 )
+from .kept import KeptByValue
 
 # Writes a value into its (zeroed) slots; `me` is the observing seat (seat values are counted from it).
 Writer = Callable[[Any, np.ndarray, int], None]
@@ -217,7 +218,7 @@ class TensorEncoder:
         self._shared = np.zeros(self.size, np.float32)
         self._moment: object = None
         self._pending: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self._codes: dict[tuple[int, int, bytes], np.ndarray] = {}
+        self._codes: KeptByValue[np.ndarray] = KeptByValue(KEPT_CODES)
         # Per shared part (by index) and seat: the (to, from) slices that copy its slots into the seat's tensor.
         # A turned part holds its seats in seat order; seat s reads them from its own seat on. The slots of
         # the seat's own parts laid over them (its own entry of a seat column) are left out: a seat's own
@@ -456,20 +457,13 @@ class TensorEncoder:
     def _option_codes(self, spec: int, options: Sequence[Any], seat: int) -> np.ndarray:
         """The slots of the options of choice `spec` (-1: not known) for `seat`."""
         # A decision's options are often offered again (the same cards, the same moves): their slots
-        # are kept, by the marshalled options.
-        key = None
-        if type(options) is list:
-            try:
-                key = (spec, seat, marshal.dumps(options))
-            except ValueError:   # not plain data: made every time
-                pass
-        codes = self._codes.get(key) if key is not None else None
-        if codes is None:
+        # are kept, by the options.
+        def make() -> np.ndarray:
             code = self.option_writers[spec] if spec >= 0 else _option_number
-            codes = np.array([code(value, seat) for value in options[:self.max_actions]], np.float32)
-            if key is not None and len(self._codes) < KEPT_CODES:
-                self._codes[key] = codes
-        return codes
+            return np.array([code(value, seat) for value in options[:self.max_actions]], np.float32)
+        if type(options) is not list:
+            return make()
+        return self._codes.get((spec, seat), options, make)
 
     def _refresh_shared(self, state: dict[str, Any], seat: int) -> None:
         """Encode the shared parts whose values changed, and mark them stale in every seat's tensor."""
