@@ -12,6 +12,10 @@ Single-observer ISMCTS over the bot's information set. Each iteration:
    playout that reaches the end of the game scores who won, never a score;
 4. adds each seat's reward to the edges that seat chose on the way down.
 
+With a learned value, the search starts from `bot`'s judgement of the deciding seat's options
+(learned.py): each counts as PRIOR_VISITS visits at the root with bot's value as their reward, and
+the iterations correct it.
+
 Simultaneous choices are decoupled: at such a node every seat picks its answer from its own edge
 statistics, which never depend on the other seats' answers to the same question, so no seat
 conditions on a choice that has not been revealed (the reveal is the child node, reached by the
@@ -30,13 +34,19 @@ from ..core.engine import Engine
 from ..core.errors import RuleError
 from .determinize import InfoSet
 from .evaluation import Evaluation, Judging, result_rewards, win_chances
+from .learned import ValueAgent
 from .seeding import decision_stream, mix
 from .value import LearnedValue, ValueFileError, learned_value
 
-# Iterations per decision: about 50 ms of CPU with the learned value on the project's machine, and
-# enough to beat `bot` clearly (benchmarks/bench_bots.py; docs/bots.md has the figures).
+# Iterations per decision: about 20-25 ms of CPU with the learned value on the project's machine
+# (benchmarks/bench_match.py and bench_bots.py measure it; docs/bots.md has the figures).
 DEFAULT_BUDGET = 64
 EXPLORATION = 0.7
+# Visits `bot`'s judgement of each root option counts for, where there is a learned value. A tree
+# of 64 iterations over a dozen options and a die gives each a few visits judged mid-turn; started
+# from bot's judgement, mcts won two to four times as many games against the scripted players in
+# two of the shipped games, as many as bot (docs/bots.md has the figures).
+PRIOR_VISITS = 16
 # Random decisions after a new answer before the learned value judges the position (when there is one).
 LEARNED_PLAYOUT = 0
 # A playout that never ends (rules that loop while bots answer at random) is cut here and evaluated.
@@ -79,8 +89,9 @@ class MCTSAgent(Judging):
 
     def __init__(self, seed: int, budget: int = DEFAULT_BUDGET, think: float | None = None,
                  profile: str | None = None, playout: int | None = None, exploration: float = EXPLORATION,
-                 use_learned: bool = True):
+                 use_learned: bool = True, prior: int = PRIOR_VISITS):
         self.seed = rng.seed_state(seed)
+        self.prior = prior
         self.budget = budget
         self.think = think
         self.profile = profile
@@ -105,6 +116,13 @@ class MCTSAgent(Judging):
         run = _Search(engine, self.evaluation(engine), self._depth(engine, state, learned is not None), self.exploration,
                       learned, self.profile)
         root = _Node()
+        p = state["pending"]
+        spec = p["spec"]
+        options = p["options"][p["seats"].index(seat)]
+        prior = self.prior if learned is not None else 0
+        if prior and learned is not None:
+            # Stream 0 of the decision: the iterations draw from 2 on, the final tie-break from 1.
+            self._start_from_bot(root, engine, state, seat, learned, mix(stream, 0))
         deadline = time.perf_counter() + self.think if self.think else None
         for i in range(self.budget):
             if deadline is not None and i and time.perf_counter() > deadline:
@@ -115,18 +133,25 @@ class MCTSAgent(Judging):
             raise run.failure
         self.iterations += run.iterations
         self.playouts += run.playouts
-        p = state["pending"]
-        spec = p["spec"]
-        options = p["options"][p["seats"].index(seat)]
         found = []
         for k, value in enumerate(options):
             st = root.stats.get((seat, spec, _key(value)))
-            visits = int(st[0]) if st else 0
+            # The visits the search made (every option had the prior's alike); the estimate is both's.
+            visits = int(st[0]) - prior if st else 0
             found.append(OptionStats(k, visits, st[1] / st[0] if st and st[0] else 0.0))
         _, bits = rng.next_u64(mix(stream, 1))
         # Most visits first, then the better estimate, then a seeded draw among equals.
         order = sorted(found, key=lambda o: (-o.visits, -o.win_chance, (o.index + bits) % n))
         return order
+
+    def _start_from_bot(self, root: _Node, engine: Engine, state: dict[str, Any], seat: int,
+                        learned: LearnedValue, seed: int) -> None:
+        """Each of the seat's options enters the root with `prior` visits rewarded by bot's value of
+        it (judged from the seat's view, as bot judges)."""
+        values = ValueAgent(seed, profile=self.profile, value=learned).option_values(engine, state, seat)
+        p = state["pending"]
+        for k, value in enumerate(p["options"][p["seats"].index(seat)]):
+            root.stats[(seat, p["spec"], _key(value))] = [float(self.prior), self.prior * max(0.0, values[k]), 0.0]
 
     def _learned(self, engine: Engine) -> LearnedValue | None:
         """The game's learned value, or None without one (the search then reads the declared evaluation)."""

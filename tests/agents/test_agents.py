@@ -14,6 +14,7 @@ from interpreter.agents import (
     MCTSAgent,
     RandomAgent,
     UnknownBot,
+    ValueAgent,
     bot_seed,
     make_agent,
     parse_lineup,
@@ -120,6 +121,24 @@ def test_mcts_search_reports_every_option_best_first() -> None:
     assert [o.visits for o in found] == sorted((o.visits for o in found), reverse=True)
     assert sum(o.visits for o in found) == 60
     assert all(0.0 <= o.win_chance <= 1.0 for o in found)
+
+
+def test_mcts_starts_from_bots_judgement_of_each_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a trained value, the search begins where `bot` stands: before any iteration, the option
+    bot values most leads, with bot's value as its estimate; the visits reported are the search's own."""
+    eng = engine("examples/harbour")
+    state = eng.new_game(3, 4)
+    seat = eng.first_open_seat(state)
+    n = eng.option_count(state, seat)
+    assert n > 1
+    judged = [0.2] * n
+    judged[n - 1] = 0.9
+    monkeypatch.setattr(ValueAgent, "option_values", lambda self, engine, state, seat: list(judged))
+    found = MCTSAgent(3, budget=0).search(eng, state, seat)
+    assert found[0].index == n - 1 and found[0].win_chance == pytest.approx(0.9)
+    assert [o.visits for o in found] == [0] * n
+    searched = MCTSAgent(3, budget=40).search(eng, state, seat)
+    assert sum(o.visits for o in searched) == 40
 
 
 @pytest.mark.parametrize("name", ["greedy", "mcts"])
