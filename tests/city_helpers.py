@@ -1,4 +1,5 @@
-"""Shared helpers for the City tests (tests/test_city_examples.py, tests/test_city_moves.py).
+"""Shared helpers for the City tests (tests/test_city_examples.py, tests/test_city_moves.py, and the
+bots' tests of City's features and evaluation).
 
 A position is built in three steps:
 
@@ -140,3 +141,10 @@ def result(engine: Engine, state: dict[str, Any]) -> Result:
     r = engine.pending(state)
     assert isinstance(r, Result), f"the game should be over, pending: {r}"
     return r
+
+
+def front_of_shops(engine: Engine) -> dict[int, int]:
+    """Street cell -> the shop in front of it, by node index (from City's board data)."""
+    game = engine.game
+    index = {node: i for i, node in enumerate(game.node_ids)}
+    return {index[a]: index[b] for a, b, d in game.graph.edges(data=True) if d.get("kind") == "front"}

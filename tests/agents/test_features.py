@@ -3,14 +3,8 @@
 from __future__ import annotations
 
 from bot_helpers import advance, engine
+from city_helpers import front_of_shops
 from interpreter.agents.value import feature_space
-
-
-def _front_of_shops(eng: object) -> dict[int, int]:
-    """Street cell -> the shop in front of it, by node index (from City's board data)."""
-    game = eng.game  # type: ignore[attr-defined]
-    index = {node: i for i, node in enumerate(game.node_ids)}
-    return {index[a]: index[b] for a, b, d in game.graph.edges(data=True) if d.get("kind") == "front"}
 
 
 def test_a_piece_standing_at_a_seats_shop_counts_for_that_seat_with_its_tokens() -> None:
@@ -22,7 +16,7 @@ def test_a_piece_standing_at_a_seats_shop_counts_for_that_seat_with_its_tokens()
     eng = engine("city")
     state = advance(eng, eng.new_game(4, 2), "move")
     space = feature_space(eng)
-    front = _front_of_shops(eng)
+    front = front_of_shops(eng)
     taken = set(state["global"]["at"].values())
     cell, shop = next((c, s) for c, s in front.items() if state["node"]["owner"][s] is None and c not in taken)
     state["node"]["owner"][shop] = 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot_helpers import advance, engine
+from city_helpers import front_of_shops
 
 
 def _formulas(eng: Any, state: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -38,8 +39,7 @@ def test_a_thief_within_reach_of_a_seats_shop_lowers_its_position() -> None:
     state = advance(eng, eng.new_game(4, 2), "move")
     runtime, f = _formulas(eng, state)
     graph, ids = eng.game.graph, eng.game.node_ids
-    index = {node: i for i, node in enumerate(ids)}
-    front = {index[a]: index[b] for a, b, d in graph.edges(data=True) if d.get("kind") == "front"}
+    front = front_of_shops(eng)
     kind = {shop: (graph.nodes[ids[shop]].get("store"), graph.nodes[ids[cell]].get("crossing")) for cell, shop in front.items()}
     reach = set(f["next_stops"](runtime, "thief"))
     taken = set(state["global"]["at"].values())
@@ -52,10 +52,10 @@ def test_a_thief_within_reach_of_a_seats_shop_lowers_its_position() -> None:
         return found
 
     free = [(cell, shop) for cell, shop in front.items() if state["node"]["owner"][shop] is None and cell not in taken]
+    found = {shop: read(shop) for _, shop in free}
     pairs = [(a, b) for ca, a in free if ca in reach for cb, b in free
-             if cb not in reach and kind[a] == kind[b] and read(a)[1] == read(b)[1]]
+             if cb not in reach and kind[a] == kind[b] and found[a][1] == found[b][1]]
     assert pairs, "a shop within the thief's reach and a like one out of it"
     near, far = pairs[0]
-    threat, _, worse = read(near)
-    assert threat == 3 * 2 and read(far)[0] == 0
-    assert worse < read(far)[2]
+    assert found[near][0] == 3 * 2 and found[far][0] == 0
+    assert found[near][2] < found[far][2]
