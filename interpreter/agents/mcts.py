@@ -119,10 +119,13 @@ class MCTSAgent(Judging):
         p = state["pending"]
         spec = p["spec"]
         options = p["options"][p["seats"].index(seat)]
-        prior = self.prior if learned is not None else 0
-        if prior and learned is not None:
+        prior = 0
+        if learned is not None and self.prior > 0:
+            prior = self.prior
             # Stream 0 of the decision: the iterations draw from 2 on, the final tie-break from 1.
-            self._start_from_bot(root, engine, state, seat, learned, mix(stream, 0))
+            judged = ValueAgent(mix(stream, 0), profile=self.profile, value=learned).option_values(engine, state, seat)
+            for value, chance in zip(options, judged):
+                root.stats[(seat, spec, _key(value))] = [float(prior), prior * max(0.0, chance), 0.0]
         deadline = time.perf_counter() + self.think if self.think else None
         for i in range(self.budget):
             if deadline is not None and i and time.perf_counter() > deadline:
@@ -143,15 +146,6 @@ class MCTSAgent(Judging):
         # Most visits first, then the better estimate, then a seeded draw among equals.
         order = sorted(found, key=lambda o: (-o.visits, -o.win_chance, (o.index + bits) % n))
         return order
-
-    def _start_from_bot(self, root: _Node, engine: Engine, state: dict[str, Any], seat: int,
-                        learned: LearnedValue, seed: int) -> None:
-        """Each of the seat's options enters the root with `prior` visits rewarded by bot's value of
-        it (judged from the seat's view, as bot judges)."""
-        values = ValueAgent(seed, profile=self.profile, value=learned).option_values(engine, state, seat)
-        p = state["pending"]
-        for k, value in enumerate(p["options"][p["seats"].index(seat)]):
-            root.stats[(seat, p["spec"], _key(value))] = [float(self.prior), self.prior * max(0.0, values[k]), 0.0]
 
     def _learned(self, engine: Engine) -> LearnedValue | None:
         """The game's learned value, or None without one (the search then reads the declared evaluation)."""
