@@ -113,6 +113,9 @@ def remove(items: list[Any], value: Any) -> None:
 
 def rmax(items: Iterable[Any], *more: Any) -> Any:
     """max() of a non-empty list, or of several values."""
+    if len(more) == 1:
+        # The usual `best = max(best, x)` of a loop: no list to build (ties keep the first, as max does).
+        return more[0] if more[0] > items else items
     values = list(items) if not more else [items, *more]
     if not values:
         raise RuleRuntimeError("max of an empty list")
@@ -121,6 +124,8 @@ def rmax(items: Iterable[Any], *more: Any) -> Any:
 
 def rmin(items: Iterable[Any], *more: Any) -> Any:
     """min() of a non-empty list, or of several values."""
+    if len(more) == 1:
+        return more[0] if more[0] < items else items
     values = list(items) if not more else [items, *more]
     if not values:
         raise RuleRuntimeError("min of an empty list")
