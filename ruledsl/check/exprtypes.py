@@ -372,6 +372,10 @@ class ExprTypes:
         if ta.kind == "list" or tb.kind == "list":
             self.check(ta, ("list",), e.left.span, "the left side of '+'")
             self.check(tb, ("list",), e.right.span, "the right side of '+'")
+            if _empty_list(e.left):
+                return tb
+            if _empty_list(e.right):
+                return ta
             return unify(ta, tb)
         if ta.kind == "str" and tb.kind == "str":
             return STR
@@ -389,7 +393,13 @@ class ExprTypes:
         return INT
 
     def conditional(self, e: A.IfExp, ta: Type, tb: Type) -> Type | None:
-        """`a if c else b` (the condition checked as one): both branches of one kind of value."""
+        """`a if c else b` (the condition checked as one): both branches of one kind of value. A branch
+        that is `[]` is a list of the other branch's elements (a list of `any` would make every use of
+        an element a guess)."""
+        if _empty_list(e.then) and tb.kind == "list":
+            return tb
+        if _empty_list(e.orelse) and ta.kind == "list":
+            return ta
         if disagree(ta, tb):
             # unify would make the value `any`, and the mistake would surface where it is used,
             # in Python's words, or only in play: it is made here.
@@ -510,3 +520,8 @@ def _among(value: object, shown: list[str], intro: str) -> str | None:
     """A hint for a value that is not one of `shown`: the closest one, or all of them when few."""
     return (copies_hint(str(value), shown) or did_you_mean(str(value), shown)
             or (intro + " " + ", ".join(shown) if len(shown) <= 12 else None))
+
+
+def _empty_list(e: A.Expr) -> bool:
+    """Whether `e` is written `[]`: a list whose elements take their type from what it meets."""
+    return isinstance(e, A.ListLit) and not e.items

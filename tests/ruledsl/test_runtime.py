@@ -16,7 +16,7 @@ from interpreter.core.decision import Decision, NotYourTurn, Result
 from interpreter.core.engine import Engine
 from interpreter.core.errors import RuleError
 from interpreter.core.state import to_json
-from lang_helpers import RULES_FILE, engine
+from lang_helpers import LINE_BOARD, RULES_FILE, engine
 from ruledsl.runtime_support import STEP_BUDGET
 
 MONEY = {"money": {"type": "int", "initial": 10, "ledger": True}}
@@ -891,3 +891,20 @@ def test_block_formula_with_loops_works_on_its_own_copy(tmp_path: Path) -> None:
         """, global_={"deck": ("list[int]", [1, 2, 3, 4]), "out": ("int", 0)})
     st = e.new_game(1, seed=1)
     assert st["global"] == {"deck": [1, 2, 3, 4], "out": 7}
+
+
+@pytest.mark.parametrize("written", ["[] if flag else [n for n in nodes]", "[n for n in nodes] if not flag else []",
+                                     "[] + [n for n in nodes if not flag]"])
+def test_an_empty_list_takes_the_type_of_the_list_it_meets(tmp_path: Path, written: str) -> None:
+    # `[]` alone is a list of anything: beside a list of nodes it is one too, so a node's field read
+    # from its elements is the node's (a list of `any` read it as a map's entry, and failed in play).
+    e = engine(tmp_path, f"""\
+        formula places(flag: bool) = {written}
+        phase main:
+            choose flag from [true, false] by seats[0]
+            for n in places(flag):
+                seats[0].score += n.worth
+            end winners seats
+        """, seat={"score": ("int", 0)}, node={"worth": ("int", 2)}, board=LINE_BOARD)
+    assert e.apply(e.new_game(1, seed=1), "flag:yes")["seat"]["score"] == [0]
+    assert e.apply(e.new_game(1, seed=1), "flag:no")["seat"]["score"] == [6]
