@@ -176,7 +176,8 @@ def _diagnostic(found: Finding, target: str, start: Span, cap: int) -> Diagnosti
         again += f" --cap {cap}"
     where = f"{found.seats} seats, seed {found.seed}" + (f", variant {found.variant}" if found.variant else "")
     span = found.span or start
-    return Diagnostic(span, found.code, f"{found.message} ({where})", found.severity, hint=f"reproduce: {again}")
+    hint = found.hint or f"reproduce: {again}"
+    return Diagnostic(span, found.code, f"{found.message} ({where})", found.severity, hint=hint)
 
 
 # Characters JSON may carry raw that a terminal obeys (C1 controls, line separators, bidi overrides)

@@ -32,7 +32,7 @@ from ..core.decision import Decision
 from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..core.state import default_names
-from ..core.view import view
+from ..core.view import masked_reading, view
 from .frame import seat_screen
 from .menu import Menu
 from .scores import score_lines
@@ -72,16 +72,18 @@ class Finding:
     variant: str | None
     decisions: int
     severity: Severity = "error"
+    hint: str | None = None   # what to do, when replaying the game would not show it (validate's own)
 
 
 class _ScreenFailed(Exception):
     """Building something a person sees failed: what was being built, and where the rules say so."""
 
-    def __init__(self, what: str, span: Span | None, error: BaseException):
+    def __init__(self, what: str, span: Span | None, error: BaseException, hint: str | None = None):
         super().__init__(what)
         self.what = what
         self.span = span
         self.error = error
+        self.hint = hint
 
 
 def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Sampling = THOROUGH,
@@ -94,8 +96,8 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Samplin
     bots = [RandomAgent(bot_seed(seed, s)) for s in range(seats)]
     shows = _Screens(engine)
 
-    def finding(code: str, message: str, span: Span | None, decisions: int) -> Finding:
-        return Finding(code, message, span, seats, seed, variant, decisions)
+    def finding(code: str, message: str, span: Span | None, decisions: int, hint: str | None = None) -> Finding:
+        return Finding(code, message, span, seats, seed, variant, decisions, hint=hint)
 
     state: dict[str, Any] = {"decisions": 0}
     try:
@@ -117,7 +119,7 @@ def trial_game(engine: Engine, seats: int, seed: int, cap: int, screens: Samplin
         found = finding("runtime", err.message, err.span, state["decisions"])
         return _in_formula(engine, found, cap, screens) if into_formulas and err.span is not None else found
     except _ScreenFailed as err:
-        return finding("screen", f"{err.what} failed: {_explain(err.error)}", err.span, state["decisions"])
+        return finding("screen", f"{err.what} failed: {_explain(err.error)}", err.span, state["decisions"], err.hint)
     return None
 
 
@@ -152,6 +154,9 @@ class _Screens:
         self.game = engine.game
         self.screens = Screens(engine, strict=True)   # a failing screen formula raises ScreenError
         self.seen: dict[int | None, dict[str, Any]] = {}   # each seat's view at its last screen
+        bots = engine.game.bots
+        # The formulas the bots judge positions by: the evaluation's and every profile's.
+        self.judged_by = list(dict.fromkeys(f for terms in (bots.evaluation, *bots.profiles.values()) for f, _ in terms))
 
     def decision(self, state: dict[str, Any], seat: int, full: bool) -> None:
         """The prompts and option labels of every open seat; with `full`, the deciding seat's list of
@@ -175,7 +180,27 @@ class _Screens:
         if state["result"] is None and self.game.screen.projection:
             # `score` runs the game's projection on the seat's view: check it as a screen.
             self.shown("the score command", None, lambda: score_lines(self.engine, state, seat, self.screens))
+        if seat is not None and state["result"] is None:
+            self.judge(state, seat)
         self.seen[seat] = v
+
+    def judge(self, state: dict[str, Any], seat: int) -> None:
+        """The bots' formulas (game.yaml `bots`) on the seat's own position, read from its view as the
+        bots read it. A bot takes a formula that fails for a value it cannot know (another seat's,
+        from a view where that seat's cards are blank), so it would judge every position blind
+        without a word: a failure here is a finding."""
+        runtime = self.engine.runtime
+        for name in self.judged_by:
+            formula = self.engine.program.formulas[name][0]
+            try:
+                runtime.bind(masked_reading(self.engine, state, seat))
+                formula(runtime, seat)
+            except KeyboardInterrupt:
+                raise
+            except Exception as err:
+                span = self.rule_span(err) or (err.span if isinstance(err, RuleError) else None)
+                raise _ScreenFailed(f"the bots' formula '{name}' (game.yaml `bots`), on seat {seat}'s own position",
+                                    span, err, _BOTS_BLIND) from err
 
     def end(self, state: dict[str, Any]) -> None:
         """The last screen: everything public, the result and each seat's score part by part."""
@@ -199,6 +224,10 @@ class _Screens:
             if frame.f_code.co_filename == MODULE_NAME:
                 found = self.engine.program.span_of_line(lineno) or found
         return found
+
+
+_BOTS_BLIND = ("every bot judges positions by this formula and takes a failure for a value it cannot know: "
+               "it would play blind. `cityrules validate` plays this game again")
 
 
 def _explain(err: BaseException) -> str:

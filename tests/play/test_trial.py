@@ -95,3 +95,22 @@ def test_games_shared_over_processes_report_what_one_process_reports(tmp_path: P
     shared = trial_games([e], trials, 100, jobs=2)
     assert alone.findings and alone.played < len(trials)
     assert shared == alone
+
+
+def test_a_bots_formula_that_fails_on_a_seats_own_position_is_a_finding(tmp_path: Path) -> None:
+    # A bot reads a failing formula as "unknown" (it cannot know another seat's hidden cards), so
+    # without this a broken evaluation left every bot judging blind, and validate said nothing.
+    rules = ("formula position(s: seat) = s.money // (s.money - s.money)\n\nphase main:\n"
+             "    choose x from [1, 2] by seats[0]\n    log \"{x}\"\n" + END)
+    write_game(tmp_path, rules, seat={"money": ("int", 3)}, extra={"bots": {"evaluation": "position"}})
+    found = trial_game(Engine(load_game(str(tmp_path))), 1, 0, 100)
+    assert found is not None and found.code == "screen", found
+    assert "the bots' formula 'position'" in found.message and "division by zero" in found.message
+    assert found.span is not None and found.span.line == 1
+
+
+def test_a_bots_formula_that_holds_is_no_finding(tmp_path: Path) -> None:
+    rules = ("formula position(s: seat) = s.money * 2\n\nphase main:\n"
+             "    choose x from [1, 2] by seats[0]\n    log \"{x}\"\n" + END)
+    write_game(tmp_path, rules, seat={"money": ("int", 3)}, extra={"bots": {"evaluation": "position"}})
+    assert trial_game(Engine(load_game(str(tmp_path))), 1, 0, 100) is None
