@@ -190,10 +190,11 @@ class _Screens:
         from a view where that seat's cards are blank), so it would judge every position blind
         without a word: a failure here is a finding."""
         runtime = self.engine.runtime
+        if self.judged_by:
+            runtime.bind(masked_reading(self.engine, state, seat))
         for name in self.judged_by:
             formula = self.engine.program.formulas[name][0]
             try:
-                runtime.bind(masked_reading(self.engine, state, seat))
                 formula(runtime, seat)
             except KeyboardInterrupt:
                 raise
