@@ -19,9 +19,24 @@ WORKER_PORTS = 40
 
 def free_port() -> int:
     """A TCP port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    [port] = free_ports(1)
+    return port
+
+
+def free_ports(count: int) -> list[int]:
+    """`count` distinct TCP ports nobody listens on now: each is held until all are chosen, since the
+    system may hand a port just released to the next asker (the dashboard's and the metrics' ports
+    came out equal once, and Ray refused to start)."""
+    held: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            s = socket.socket()
+            held.append(s)
+            s.bind(("127.0.0.1", 0))
+        return [int(s.getsockname()[1]) for s in held]
+    finally:
+        for s in held:
+            s.close()
 
 
 def node_ip() -> str:
@@ -62,16 +77,15 @@ class Cluster:
     def __init__(self, temp_dir: Path):
         # Ray's socket paths must stay short (107 bytes): a temp dir of its own under /tmp.
         self.temp_dir = temp_dir
-        self.port = free_port()
-        self.client_port = free_port()
-        # The agent a ray:// client's own server asks for its runtime environment as it starts.
-        self.runtime_env_port = free_port()
+        (self.port, self.client_port, self.runtime_env_port, node_manager, object_manager, agent_listen, agent_grpc,
+         metrics, dashboard) = free_ports(9)
         # Ray's client server (ray:// addresses) runs only where Ray's client (grpc) is installed.
         self.serves_clients = importlib.util.find_spec("grpc") is not None
-        ports = {"--port": self.port, "--node-manager-port": free_port(), "--object-manager-port": free_port(),
-                 "--dashboard-agent-listen-port": free_port(), "--dashboard-agent-grpc-port": free_port(),
-                 "--metrics-export-port": free_port(), "--runtime-env-agent-port": self.runtime_env_port,
-                 "--dashboard-port": free_port()}
+        # The runtime-environment port: the agent a ray:// client's own server asks as it starts.
+        ports = {"--port": self.port, "--node-manager-port": node_manager, "--object-manager-port": object_manager,
+                 "--dashboard-agent-listen-port": agent_listen, "--dashboard-agent-grpc-port": agent_grpc,
+                 "--metrics-export-port": metrics, "--runtime-env-agent-port": self.runtime_env_port,
+                 "--dashboard-port": dashboard}
         # The workers' range is chosen last, clear of every port above: the system hands out free
         # ports close to each other, so a range started first took the next ones, and Ray refused to
         # start ("worker_ports is trying to use a port number ... used by other components").
