@@ -99,8 +99,10 @@ class Cluster:
         args = [str(RAY), "start", "--head", "--num-cpus", "2", "--temp-dir", str(temp_dir), "--include-dashboard",
                 "false", "--disable-usage-stats", "--block", *[str(x) for kv in ports.items() for x in kv]]
         # A ray:// client's own server process must start within this many seconds (Ray's default,
-        # 30, is too short on a busy 2-core machine).
-        env = {**os.environ, "RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "180"}
+        # 30, is too short on a busy 2-core machine). Not much more: when that server dies as it
+        # starts (forked while gRPC's threads were busy), the proxy waits this long before it
+        # starts another, and a run here waited 180 s.
+        env = {**os.environ, "RAY_CLIENT_SERVER_CHECK_CHANNEL_TIMEOUT_S": "90"}
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
                                      env=env)
         deadline = time.monotonic() + 180
