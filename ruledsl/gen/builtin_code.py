@@ -9,6 +9,7 @@ reports nothing. The work a built-in costs is charged before (by its work class,
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Callable
 
 from ..check.scope import Scope
@@ -36,15 +37,34 @@ def total(g: Expressions, e: A.Call, args: list[Code], scope: Scope) -> str:
     a0 = args[0][0]
     if g._bounded(sum_bound(e.args[0], g.resolver(scope), g._calls)):
         return f"sum({a0})"
-    return f"_num(sum({a0}))"
+    return g.checked_number(f"sum({a0})", scope)
 
 
 def extreme(g: Expressions, e: A.Call, args: list[Code], scope: Scope) -> str:
     """`max(list)`, `min(list)`, `max(a, b)`, `min(a, b)`."""
     fn = "_max" if e.name == "max" else "_min"
     if len(args) == 2:
-        return f"{fn}({args[0][0]}, {args[1][0]})"
+        first, second = args[0][0], args[1][0]
+        if g.in_iterable:
+            return f"{fn}({first}, {second})"
+        # Two whole numbers, compared in place (a call fewer: `best = max(best, x)` in a loop), each
+        # computed once and in order; the first of equal values, as the runtime's max and min give.
+        first_at, first_read = _once(first, scope)
+        second_at, second_read = _once(second, scope)
+        return f"({first_read} if {first_at} {'>=' if e.name == 'max' else '<='} {second_at} else {second_read})"
     return f"{fn}({args[0][0]})"
+
+
+# Code naming a value that computing another cannot change: a local or a whole number.
+_PLAIN = re.compile(r"-?\d+|[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _once(code: str, scope: Scope) -> tuple[str, str]:
+    """Code computing a value where it first appears, and code reading it again after."""
+    if _PLAIN.fullmatch(code):
+        return code, code
+    kept = scope.fresh("x")
+    return f"({kept} := {code})", kept
 
 
 def truth(g: Expressions, e: A.Call, args: list[Code], scope: Scope) -> str:

@@ -908,3 +908,40 @@ def test_an_empty_list_takes_the_type_of_the_list_it_meets(tmp_path: Path, writt
         """, seat={"score": ("int", 0)}, node={"worth": ("int", 2)}, board=LINE_BOARD)
     assert e.apply(e.new_game(1, seed=1), "flag:yes")["seat"]["score"] == [0]
     assert e.apply(e.new_game(1, seed=1), "flag:no")["seat"]["score"] == [6]
+
+
+def test_max_and_min_of_two_and_the_number_limit_where_python_allows_them_in_place(tmp_path: Path) -> None:
+    # max and min of two values and the number limit's check are written in place (`:=`) in a
+    # statement and a comprehension's element, and as calls where Python refuses `:=` (what a
+    # comprehension runs over): the same values everywhere, the first of equal values kept.
+    e = engine(tmp_path, """\
+        formula twice(x: int) = x * x * 2
+        phase main:
+            let best = 0
+            for x in deck:
+                best = max(best, twice(x) - 20)
+            out = best * 1000 + min(twice(2) + 1, twice(1) * 4 + 1)
+            out2 = sum([max(x * x, 9) + min(x, twice(x)) for x in deck])
+            out3 = len([x for x in range(max(len(deck) * 2, 3) * 2)])
+            end winners seats
+        """, global_={"deck": ("list[int]", [1, 2, 3, 4]), "out": ("int", 0), "out2": ("int", 0), "out3": ("int", 0)})
+    source = e.program.source
+    # In place but for the one in range's bounds (what a comprehension runs over): a call there.
+    assert source.count("_max(") + source.count("_min(") == 1
+    st = e.new_game(1, seed=1)
+    assert st["global"]["out"] == 12 * 1000 + 9
+    assert st["global"]["out2"] == (9 + 1) + (9 + 2) + (9 + 3) + (16 + 4)
+    assert st["global"]["out3"] == 16
+
+
+def test_a_runaway_number_in_a_comprehension_is_stopped_at_its_place(tmp_path: Path) -> None:
+    e = engine(tmp_path, """\
+        phase main:
+            let xs = [1]
+            for r in range(70):
+                xs = [max(x * x + 2, 1) for x in xs]
+            end winners seats
+        """)
+    with pytest.raises(RuleError, match="past the limit") as stopped:
+        e.new_game(1, seed=1)
+    assert stopped.value.span is not None and stopped.value.span.line == 4
