@@ -32,7 +32,7 @@ from .gen.statements import StatementsMixin
 from .gen.waiting import WaitingMixin
 from .opt.fresh_results import fresh_results
 from .opt.mutation import Mutations
-from .opt.purity import memoised
+from .opt.purity import fields_read, memoised
 from .program import MODULE_NAME, AbilityCode, ChooseSpec, PhaseCode, Program, ProgramCode
 from .syntax import ast as A
 from .types import Type
@@ -143,6 +143,7 @@ class Compiler(CallGraphMixin, TypeWalkMixin, FormulasMixin, StatementsMixin, As
         build = partial(_compile_in_full, self._inputs) if self.check_only else self._finish
         program = Program(build, types, logged_events(self.phases.values()), self.chooses, seats)
         program.option_names = self.option_names
+        program.formula_reads = fields_read(self.formulas, self.world)
         return program, self.diags.items
 
     def _finish(self) -> ProgramCode:

@@ -97,6 +97,8 @@ class Program:
         self.event_seats: dict[str, frozenset[str]] = event_seats or {}
         # choose variable -> the names its options can be, when they are texts the names pass knows
         self.option_names: dict[str, tuple[str, ...]] = {}
+        # formula -> the state fields it may read, by name, itself or through the formulas it calls
+        self.formula_reads: dict[str, frozenset[str]] = {}
 
     @property
     def code(self) -> ProgramCode:

@@ -340,8 +340,15 @@ class FeatureSpace:
                 self._board_field("components", f.name, world.components[kind].fields[f.name].type, kind)
         for f in game.global_fields:
             self._global_field(f.name, world.global_fields[f.name].type)
+        # Every field some seat may not see (views blank them), by name.
+        self.hidden = frozenset(f.name for fields in (game.global_fields, game.seat_fields, game.node_fields,
+                                                       *game.component_fields.values())
+                                for f in fields if f.visible != "all")
         self.evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]] = [
             (name, self.evaluation_terms(terms)) for name, terms in (evaluations or {}).items() if terms]
+        # Whether the declared evaluations read nothing a seat may be kept from seeing: then every
+        # seat's view gives them the same values, and they are read once for all seats.
+        self.evaluations_alike = all(self.seen_alike(terms) for terms in (evaluations or {}).values())
         self.reaches = [r for r in (self._reach(o) for o in self.owners if o.path[0] == 2) if r is not None]
         self.groups = [*self.holdings, *self.owners, *self.reaches]
         # Which of the rules' questions is being asked (by the name it binds): where in the rules the
@@ -563,13 +570,15 @@ class FeatureSpace:
         rows = tuple(r for r in range(size) if any(used[3 * r:3 * r + 3]))
         return Needed(per_seat, groups, evaluations, public, rows, size)
 
-    def extract(self, state: dict[str, Any], seat: int, needed: Needed | None = None) -> list[float]:
+    def extract(self, state: dict[str, Any], seat: int, needed: Needed | None = None,
+                judged: list[list[float | None]] | None = None) -> list[float]:
         """The features of `state` from `seat`'s side, from what that seat may see only (with
-        `needed`, only what a value reads: the others are 0)."""
+        `needed`, only what a value reads: the others are 0; with `judged`, the declared
+        evaluations' values, when they are the same from every seat's side)."""
         # A value that reads only the declared evaluations (run on the seat's masked reading) needs
         # nothing of the seat's visible fields.
         shown = visible_fields(self.engine, state, seat) if needed is None or needed.shown else _NOTHING_SHOWN
-        return self._row(shown, self._table(state, seat, shown, needed), seat, state["seats"],
+        return self._row(shown, self._table(state, seat, shown, needed, judged), seat, state["seats"],
                          self._question(state), needed)
 
     def extract_all(self, state: dict[str, Any], needed: Needed | None = None) -> list[list[float]]:
@@ -579,7 +588,10 @@ class FeatureSpace:
         of per-seat numbers is then read once for all of them."""
         n = state["seats"]
         if self.private:
-            return [self.extract(state, s, needed) for s in range(n)]
+            judged = None
+            if self.evaluations and self.evaluations_alike and (needed is None or needed.evaluations):
+                judged = self.judged(state, None, self.evaluations)
+            return [self.extract(state, s, needed, judged) for s in range(n)]
         shown = visible_fields(self.engine, state, 0)
         table = self._table(state, 0, shown, needed)
         asking = self._question(state)
@@ -597,9 +609,10 @@ class FeatureSpace:
             rows.append([*sides, *public, *tail])
         return rows
 
-    def _table(self, state: dict[str, Any], seat: int, shown: Shown, needed: Needed | None = None) -> np.ndarray:
+    def _table(self, state: dict[str, Any], seat: int, shown: Shown, needed: Needed | None = None,
+               judged: list[list[float | None]] | None = None) -> np.ndarray:
         """Every per-seat number, one row each (seats in columns, NaN where `seat` may not see it;
-        0 where `needed` says the value does not read it)."""
+        0 where `needed` says the value does not read it; the evaluations' from `judged` if given)."""
         n = state["seats"]
         if needed is None:
             blocks = [np.array([reader(shown, n) for _, reader in self.per_seat], dtype=float).reshape(-1, n)]
@@ -612,7 +625,9 @@ class FeatureSpace:
                        for want, group in zip(needed.groups, self.groups)]
         if self.evaluations:
             if needed is None or needed.evaluations:
-                blocks.append(np.array(self.judged(state, seat, self.evaluations), dtype=float))
+                if judged is None:
+                    judged = self.judged(state, seat, self.evaluations)
+                blocks.append(np.array(judged, dtype=float))
             else:
                 blocks.append(np.zeros((len(self.evaluations), n)))
         return np.vstack(blocks)
@@ -634,15 +649,22 @@ class FeatureSpace:
         sides = _sides(table, seat) if needed is None else needed.sides(table, seat)
         return [*sides, *public, *asking, float(n), 1.0]
 
-    def judged(self, state: dict[str, Any], seat: int,
+    def judged(self, state: dict[str, Any], seat: int | None,
                evaluations: list[tuple[str, list[tuple[Callable[..., Any], float]]]]) -> list[list[float | None]]:
-        """Each seat's value by each of the game's evaluations, run on what `seat` may see only."""
+        """Each seat's value by each of the game's evaluations, run on what `seat` may see only
+        (None: what every seat sees)."""
         if not evaluations:
             return []
         runtime = self.engine.runtime
         runtime.bind(masked_reading(self.engine, state, seat))
         seats = range(state["seats"])
         return [[_judge(runtime, terms, s) for s in seats] for _, terms in evaluations]
+
+    def seen_alike(self, terms: tuple[tuple[str, float], ...]) -> bool:
+        """Whether an evaluation's formulas read no field hidden from some seat (the compiler says
+        which fields each formula may read): its values are then the same from every seat's view."""
+        reads = self.engine.program.formula_reads
+        return all(formula in reads and not reads[formula] & self.hidden for formula, _ in terms)
 
     def evaluation_terms(self, terms: tuple[tuple[str, float], ...]) -> list[tuple[Callable[..., Any], float]]:
         """A declared evaluation's formulas, compiled, with their weights."""

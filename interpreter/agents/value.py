@@ -137,8 +137,10 @@ class LearnedValue:
         self.space = space
         self.network = network
         self.info = info or {}
-        self._profiles = {name: [(name, space.evaluation_terms(terms))]
-                          for name, terms in profile_steers(engine.game).items()}
+        steers = profile_steers(engine.game)
+        self._profiles = {name: [(name, space.evaluation_terms(terms))] for name, terms in steers.items()}
+        # Profiles whose formulas read nothing hidden from a seat: judged once for every seat's side.
+        self._profiles_alike = {name: space.seen_alike(terms) for name, terms in steers.items()}
         # What the network reads: a feature none of its weights touches is not read at all (a value
         # that is the declared evaluation alone reads that evaluation and nothing else).
         self._needed = space.needed(network.used())
@@ -155,8 +157,10 @@ class LearnedValue:
         """`features` from every seat's side."""
         rows = self.space.extract_all(state, self._needed)
         if profile is not None:
+            terms = self._profiles[profile]
+            alike = self.space.judged(state, None, terms)[0] if self._profiles_alike[profile] else None
             for seat, row in enumerate(rows):
-                row.append(lead(self.space.judged(state, seat, self._profiles[profile])[0], seat))
+                row.append(lead(alike if alike is not None else self.space.judged(state, seat, terms)[0], seat))
         return rows
 
     def values(self, rows: list[list[float]], profile: str | None = None) -> list[float]:

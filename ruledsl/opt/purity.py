@@ -66,47 +66,77 @@ def _field_names(world: World) -> set[str]:
     return names
 
 
+def _direct(formula: A.Formula, formulas: Mapping[str, A.Formula], world: World, fields: set[str]
+            ) -> tuple[set[str], bool, set[str]]:
+    """What a formula's own text reads: the state fields it names, whether it reads anything else of
+    the game (the seats themselves, a text that may show a seat's name), and the formulas it calls."""
+    local = _declared(formula)
+    named: set[str] = set()
+    other = False
+    called: set[str] = set()
+    for n in walk((formula.expr, formula.body)):
+        if isinstance(n, A.Name) and n.name not in local and n.name in world.global_fields:
+            named.add(n.name)
+        elif isinstance(n, A.Name) and n.name not in local and n.name == "seats":
+            other = True
+        elif isinstance(n, A.Attr) and n.name in fields:
+            named.add(n.name)
+        elif isinstance(n, A.Template) and not n.is_plain:
+            other = True
+        elif isinstance(n, A.Call):
+            if n.name in formulas:
+                called.add(n.name)
+            elif n.name in BUILTINS and BUILTINS[n.name].reads_seats:
+                other = True
+    return named, other, called
+
+
+def _direct_all(formulas: Mapping[str, A.Formula], world: World, among: Iterable[str] | None
+                ) -> dict[str, tuple[set[str], bool, set[str]]]:
+    """`_direct` of the formulas `among` (all when None) and of every formula they call."""
+    fields = _field_names(world)
+    found: dict[str, tuple[set[str], bool, set[str]]] = {}
+    todo = list(formulas if among is None else among)
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found[name] = _direct(formulas[name], formulas, world, fields)
+            todo.extend(found[name][2])
+    return found
+
+
 def state_free(formulas: Mapping[str, A.Formula], world: World, among: Iterable[str] | None = None) -> set[str]:
     """The formulas that read no game state, directly or through the formulas they call.
 
     `among`: only these formulas, and those they call, are looked at (the answer for them is the same).
     """
-    fields = _field_names(world)
-    direct: dict[str, bool] = {}
-    calls: dict[str, set[str]] = {}
-    todo = list(formulas if among is None else among)
-    while todo:
-        name = todo.pop()
-        if name in direct:
-            continue
-        formula = formulas[name]
-        local = _declared(formula)
-        reads = False
-        called: set[str] = set()
-        for n in walk((formula.expr, formula.body)):
-            if isinstance(n, A.Name) and n.name not in local and (n.name in world.global_fields or n.name == "seats"):
-                reads = True
-            elif isinstance(n, A.Attr) and n.name in fields:
-                reads = True
-            elif isinstance(n, A.Template) and not n.is_plain:
-                reads = True
-            elif isinstance(n, A.Call):
-                if n.name in formulas:
-                    called.add(n.name)
-                elif n.name in BUILTINS and BUILTINS[n.name].reads_seats:
-                    reads = True
-        direct[name] = reads
-        calls[name] = called
-        todo.extend(called)
-    free = {name for name, reads in direct.items() if not reads}
+    direct = _direct_all(formulas, world, among)
+    free = {name for name, (named, other, _) in direct.items() if not named and not other}
     changed = True
     while changed:  # a formula calling one that reads state reads state (recursion included)
         changed = False
         for name in list(free):
-            if any(c not in free or c == name for c in calls[name]):
+            if any(c not in free or c == name for c in direct[name][2]):
                 free.discard(name)
                 changed = True
     return free
+
+
+def fields_read(formulas: Mapping[str, A.Formula], world: World) -> dict[str, frozenset[str]]:
+    """The state fields (of the game, the seats, the board's nodes, the components) each formula may
+    read, by name, directly or through the formulas it calls: what decides whether its value can
+    differ between two seats' views of one state."""
+    direct = _direct_all(formulas, world, None)
+    reads = {name: set(named) for name, (named, _, _) in direct.items()}
+    changed = True
+    while changed:  # what a called formula reads, read by its callers (recursion included)
+        changed = False
+        for name, (_, _, called) in direct.items():
+            before = len(reads[name])
+            for c in called:
+                reads[name] |= reads[c]
+            changed |= len(reads[name]) != before
+    return {name: frozenset(names) for name, names in reads.items()}
 
 
 def _works(formula: A.Formula) -> bool:

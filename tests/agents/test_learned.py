@@ -119,7 +119,22 @@ def test_a_profile_shifts_the_bots_judgement() -> None:
     assert plain != hoarder
 
 
-@pytest.mark.parametrize("game", SHIPPED)
+# A game written from the docs alone whose hands are hidden and whose evaluation reads none of them.
+ACQUIRE = str(Path(__file__).resolve().parents[2] / "benchmarks" / "games" / "acquire")
+
+
+def test_an_evaluation_that_reads_nothing_hidden_is_judged_once_for_every_seat() -> None:
+    """Acquire's evaluation reads money, shares and chain sizes, which every seat sees: it gives the
+    same values from every seat's view, so reading all seats judges it once (mcts reads all seats at
+    every leaf). London's reads the seat's hand, hidden from the others: it is judged from each view."""
+    acquire = learned_value(engine(ACQUIRE)).space
+    london = learned_value(engine("london")).space
+    assert acquire.private and acquire.evaluations_alike
+    assert london.private and not london.evaluations_alike
+    assert "hand" in london.hidden and "hand" in acquire.hidden
+
+
+@pytest.mark.parametrize("game", [*SHIPPED, ACQUIRE])
 def test_reading_every_seat_at_once_gives_each_seats_own_features(game: str) -> None:
     """mcts and training read all seats at once (once for all where every seat sees the same): the
     same numbers to the bit as each seat's own reading, all through a game, at every number of seats."""
@@ -153,6 +168,9 @@ def test_a_value_judges_as_if_it_read_every_feature(game: str) -> None:
             seat = eng.first_open_seat(state)
             assert value.values([value.features(state, seat)]) == value.values([space.extract(state, seat)])
             assert value.values(value.features_all(state)) == value.values(space.extract_all(state))
+            for profile in eng.game.bots.profiles:   # judged once for all seats where every seat sees it alike
+                rows = [value.features(state, s, profile) for s in range(state["seats"])]
+                assert value.features_all(state, profile) == rows
             read += 1
         seat = eng.first_open_seat(state)
         eng.apply_index(state, seat, picker.pick(eng, state, seat))

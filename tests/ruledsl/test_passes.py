@@ -21,7 +21,7 @@ from ruledsl.budget.cost import Cost, FormulaWork
 from ruledsl.diagnostics import Span
 from ruledsl.opt.folding import UNKNOWN, Known, condition_value, dead_branches, evaluate, fixed_value, per_node, plain
 from ruledsl.opt.mutation import Mutations, changed_names
-from ruledsl.opt.purity import memoised, state_free
+from ruledsl.opt.purity import fields_read, memoised, state_free
 from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_expression
 from ruledsl.types import BOOL, INT, STR, list_of
@@ -69,6 +69,25 @@ def test_state_free_formulas_read_only_fixed_data() -> None:
         formula both(n: node) = len(near(n)) + len(shops())
         """)
     assert state_free(fs, world()) == {"shops", "near", "both"}
+
+
+def test_the_fields_a_formula_reads_include_those_of_the_formulas_it_calls() -> None:
+    # What decides whether a bot's evaluation reads the same from every seat's view (features.py).
+    fs = formulas("""\
+        formula rich(s: seat) = s.money > 3
+        formula cards_of(s: seat) = len([c for c in cards if c.held]) + len(deck)
+        formula worth(s: seat) = (1 if rich(s) else 0) + via(s)
+        formula via(s: seat) = len([n for n in nodes if n.owner == s]) + again(s)
+        formula again(s: seat) = 0 if s.money > 9 else via(s)
+        formula local(s: seat):
+            let deck = 3
+            return deck + [money for money in [1, 2]][0]
+        formula fixed(n: node) = [m for m in neighbours(n) if m.kind == "shop"]
+        """)
+    reads = fields_read(fs, world())
+    assert reads["rich"] == {"money"} and reads["cards_of"] == {"held", "deck"}
+    assert reads["worth"] == reads["via"] == reads["again"] == {"money", "owner"}   # called, recursion included
+    assert reads["local"] == frozenset() and reads["fixed"] == frozenset()   # locals and fixed data only
 
 
 def test_only_formulas_that_work_and_take_plain_values_are_remembered() -> None:
