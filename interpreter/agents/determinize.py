@@ -53,6 +53,17 @@ def _leaves(value: Any, t: Type, path: Path, in_list: bool) -> Iterator[tuple[Pa
         yield path, kind, value, in_list
 
 
+def _leaf_kinds(t: Type) -> frozenset[str]:
+    """The kinds of the leaves `_leaves` gives for a value of type `t`."""
+    if t.kind == "list":
+        return _leaf_kinds(t.args[0])
+    if t.kind == "map":
+        return _leaf_kinds(t.args[1])
+    if t.kind == "tuple":
+        return frozenset().union(*(_leaf_kinds(a) for a in t.args))
+    return frozenset((t.kind,))
+
+
 def _has_list(t: Type) -> bool:
     return t.kind == "list" or any(_has_list(a) for a in t.args)
 
@@ -93,24 +104,42 @@ class _Fields:
         # Items of a component kind are unique pieces: one seen anywhere is not among the unseen.
         # Numbers, texts, seats and nodes are values that may stand in many places at once.
         self.unique = frozenset(world.components)
+        # By field type: the unique kinds its values may hold (most fields hold none: no walk).
+        self._items_in: dict[Type, frozenset[str]] = {}
+
+    def items_in(self, t: Type) -> frozenset[str]:
+        """The component kinds whose items a value of type `t` may hold."""
+        found = self._items_in.get(t)
+        if found is None:
+            found = self._items_in[t] = _leaf_kinds(t) & self.unique
+        return found
 
     def split(self, state: dict[str, Any], seat: int) -> tuple[list[tuple[Path, Type, Any]],
                                                                list[tuple[Path, Type, Any]]]:
-        """(visible, hidden) parts of the state for `seat`: (path, type, initial value) each."""
+        """(visible, hidden) parts of the state for `seat`: (path, type, initial value) each. Of the
+        visible parts only those that may hold items (what the seat has seen of them counts)."""
         visible: list[tuple[Path, Type, Any]] = []
         hidden: list[tuple[Path, Type, Any]] = []
         for f, t in self.glob:
-            (visible if f.visible == "all" else hidden).append((("global", f.name), t, f.initial))
+            if f.visible != "all":
+                hidden.append((("global", f.name), t, f.initial))
+            elif self.items_in(t):
+                visible.append((("global", f.name), t, f.initial))
         for f, t in self.seat:
             for owner in range(state["seats"]):
-                shown = f.visible == "all" or (f.visible == "owner" and owner == seat)
-                (visible if shown else hidden).append((("seat", f.name, owner), t, f.initial))
+                if not (f.visible == "all" or (f.visible == "owner" and owner == seat)):
+                    hidden.append((("seat", f.name, owner), t, f.initial))
+                elif self.items_in(t):
+                    visible.append((("seat", f.name, owner), t, f.initial))
         for f, t in self.node:
-            for i in range(len(state["node"][f.name])):
-                (visible if f.visible == "all" else hidden).append((("node", f.name, i), t, f.initial))
+            if f.visible != "all" or self.items_in(t):
+                part = hidden if f.visible != "all" else visible
+                part.extend((("node", f.name, i), t, f.initial) for i in range(len(state["node"][f.name])))
         for kind, f, t in self.items:
-            for i in range(len(state["components"][kind][f.name])):
-                (visible if f.visible == "all" else hidden).append((("components", kind, f.name, i), t, f.initial))
+            if f.visible != "all" or self.items_in(t):
+                part = hidden if f.visible != "all" else visible
+                column = state["components"][kind][f.name]
+                part.extend((("components", kind, f.name, i), t, f.initial) for i in range(len(column)))
         return visible, hidden
 
 
@@ -130,7 +159,13 @@ class InfoSet:
         unique = fields.unique
         seen: set[tuple[str, Any]] = set()
         for path, t, _ in visible:
-            for _, kind, value, _ in _leaves(_get(base, path), t, path, False):
+            value = _get(base, path)
+            if t.kind == "list" and not t.args[0].args and isinstance(value, list):
+                # A plain list of items (a pile, a row of cards): read at once, not leaf by leaf.
+                kind = t.args[0].kind
+                seen.update((kind, v) for v in value if v is not None)
+                continue
+            for _, kind, value, _ in _leaves(value, t, path, False):
                 if kind in unique and value is not None:
                     seen.add((kind, value))
         self._see_own_options(base, seen, unique)
