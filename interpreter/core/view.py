@@ -86,12 +86,25 @@ def _masked(f: FieldSpec, value: Any) -> Any:
 
 
 def _blank_shape(elem_type: str, value: list[Any]) -> list[Any]:
+    shaper = _SHAPERS.get(elem_type)
+    if shaper is None:
+        shaper = _SHAPERS[elem_type] = _shaper(elem_type)
+    return shaper(value)
+
+
+def _shaper(elem_type: str) -> Callable[[list[Any]], list[Any]]:
+    """What makes the blanks of a list of `elem_type` in the list's shape (worked out once per type)."""
     if elem_type.startswith("list["):
-        return [_blank_shape(elem_type[len("list["):-1], v) if isinstance(v, list) else None for v in value]
+        inner = elem_type[len("list["):-1]
+        return lambda value: [_blank_shape(inner, v) if isinstance(v, list) else None for v in value]
     blank = _blank(elem_type)
     if isinstance(blank, (list, dict)):
-        return [_blank(elem_type) for _ in value]
-    return [blank] * len(value)  # an immutable blank may be shared
+        return lambda value: [_blank(elem_type) for _ in value]
+    return lambda value: [blank] * len(value)  # an immutable blank may be shared
+
+
+# Each element type's shaper (a bot masks a state at every position it judges).
+_SHAPERS: dict[str, Callable[[list[Any]], list[Any]]] = {}
 
 
 def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
