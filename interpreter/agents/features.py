@@ -575,11 +575,25 @@ class FeatureSpace:
         """The features of `state` from `seat`'s side, from what that seat may see only (with
         `needed`, only what a value reads: the others are 0; with `judged`, the declared
         evaluations' values, when they are the same from every seat's side)."""
-        # A value that reads only the declared evaluations (run on the seat's masked reading) needs
-        # nothing of the seat's visible fields.
-        shown = visible_fields(self.engine, state, seat) if needed is None or needed.shown else _NOTHING_SHOWN
+        if needed is not None and not needed.shown:
+            return self._evaluations_row(state, seat, needed, judged)
+        shown = visible_fields(self.engine, state, seat)
         return self._row(shown, self._table(state, seat, shown, needed, judged), seat, state["seats"],
                          self._question(state), needed)
+
+    def _evaluations_row(self, state: dict[str, Any], seat: int, needed: Needed,
+                         judged: list[list[float | None]] | None) -> list[float]:
+        """`extract` for a value that reads the declared evaluations alone (run on the seat's masked
+        reading): nothing of the seat's visible fields, and of the per-seat table only their rows."""
+        out = [0.0] * (3 * needed.size)
+        if needed.evaluations and self.evaluations and needed.rows:
+            if judged is None:
+                judged = self.judged(state, seat, self.evaluations)
+            first = needed.size - len(self.evaluations)
+            found = _sides(np.array([judged[r - first] for r in needed.rows], dtype=float), seat)
+            for i, r in enumerate(needed.rows):
+                out[3 * r:3 * r + 3] = found[3 * i:3 * i + 3]
+        return [*out, *([0.0] * len(self.public)), *self._question(state), float(state["seats"]), 1.0]
 
     def extract_all(self, state: dict[str, Any], needed: Needed | None = None) -> list[list[float]]:
         """The features of `state` from every seat's side (each from what that seat may see only).
@@ -587,6 +601,10 @@ class FeatureSpace:
         In a game where no field is shown to its owner alone, every seat sees the same: the table
         of per-seat numbers is then read once for all of them."""
         n = state["seats"]
+        if needed is not None and not needed.shown:
+            alike = self.evaluations and needed.evaluations and (not self.private or self.evaluations_alike)
+            judged = self.judged(state, None if self.private else 0, self.evaluations) if alike else None
+            return [self._evaluations_row(state, s, needed, judged) for s in range(n)]
         if self.private:
             judged = None
             if self.evaluations and self.evaluations_alike and (needed is None or needed.evaluations):
@@ -729,10 +747,6 @@ def _sides(table: np.ndarray, seat: int) -> list[float]:
     mean = np.where(unknown, 0.0, table).sum(axis=1) / np.maximum(count, 1)
     out: list[float] = np.stack([np.where(np.isnan(own), 0.0, own), best, mean], axis=1).ravel().tolist()
     return out
-
-
-# What stands for a seat's visible fields where nothing is read from them.
-_NOTHING_SHOWN: Shown = ({}, {}, {}, {})
 
 
 def _sides_all(table: np.ndarray) -> list[list[float]]:
