@@ -113,11 +113,13 @@ class ValueAgent:
             base = info.sample(mix(stream, 2 * d + 2))
             base["stack"][depth - 1].append(_ASKING)
             judge = _Judge(engine, value, seat, self.profile, depth, mix(stream, 2 * d + 3))
+            logged = len(base["log"])
             for k in range(n):
-                child = copy_state(base)
+                # The sample itself serves the last option: nothing reads it after.
+                child = copy_state(base) if k < n - 1 else base
                 try:
                     engine.apply_index(child, seat, k)
-                    judge.add(k, child, self.budget // n, len(base["log"]))
+                    judge.add(k, child, self.budget // n, logged)
                 except RuleError as err:
                     # A sample the rules cannot continue (hidden values drawn inconsistently with what
                     # the rules remember): it says nothing about this option.
@@ -184,10 +186,11 @@ class _Judge:
                 break
             if s == seat and 1 < n <= budget:
                 branches = []
+                logged = len(state["log"])
                 for j in range(n):
-                    child = copy_state(state)
+                    child = copy_state(state) if j < n - 1 else state   # (the last answer takes this copy)
                     engine.apply_index(child, seat, j)
-                    branches.append(self._follow(child, budget // n, len(state["log"])))
+                    branches.append(self._follow(child, budget // n, logged))
                 return branches
             k = 0
             if n > 1:
