@@ -351,6 +351,8 @@ class Expressions(ExprCostMixin):
     def _arithmetic(self, e: A.BinOp, left: Code, right: Code, scope: Scope) -> str:
         """`+`, `-`, `*`, `//`, `%` of two numbers (division and remainder by the rules' own helpers)."""
         (a, _), (b, _), op = left, right, e.op
+        if op in ("//", "%") and _NONZERO.fullmatch(b):
+            return f"({a} {op} {b})"   # by a number written in the rules (or fixed data) that is not 0
         if op == "//":
             return f"_div({a}, {b})"
         if op == "%":
@@ -573,6 +575,10 @@ _CONSTANT = re.compile(r"^(?:True|False|None|-?\d+|'[^'\\]*')$")
 # Expressions worth a per-node table when they read fixed data only (a single read is one already).
 _PER_NODE = (A.Index, A.IfExp, A.Call, A.BinOp, A.Not)
 _CONTAINERS = ("list", "map", "tuple", "any")
+
+
+# Code of a whole number other than 0: a division or remainder by it needs no check.
+_NONZERO = re.compile(r"-?[1-9]\d*|\(-[1-9]\d*\)")
 
 
 def _plain_read(e: A.Expr) -> bool:

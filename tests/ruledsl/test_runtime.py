@@ -934,6 +934,25 @@ def test_max_and_min_of_two_and_the_number_limit_where_python_allows_them_in_pla
     assert st["global"]["out3"] == 16
 
 
+def test_division_by_a_written_number_needs_no_check_and_by_a_value_keeps_it(tmp_path: Path) -> None:
+    e = engine(tmp_path, """\
+        phase main:
+            out = (-7) // 2 * 100 + (-7) % 3 * 10 + 7 % -3
+            out2 = 7 // (len(deck) - 4)
+            end winners seats
+        """, global_={"deck": ("list[int]", [1, 2, 3, 4]), "out": ("int", 0), "out2": ("int", 0)})
+    assert e.program.source.count("_div(") == 1 and "_mod(" not in e.program.source   # only the one by a value
+    with pytest.raises(RuleError, match="division by zero") as stopped:
+        e.new_game(1, seed=1)
+    assert stopped.value.span is not None and stopped.value.span.line == 3
+    e = engine(tmp_path, """\
+        phase main:
+            out = (-7) // 2 * 100 + (-7) % 3 * 10 + 7 % -3
+            end winners seats
+        """, global_={"out": ("int", 0)})
+    assert e.new_game(1, seed=1)["global"]["out"] == -4 * 100 + 2 * 10 - 2   # floored, as Python's
+
+
 def test_a_runaway_number_in_a_comprehension_is_stopped_at_its_place(tmp_path: Path) -> None:
     e = engine(tmp_path, """\
         phase main:
