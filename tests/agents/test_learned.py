@@ -134,6 +134,27 @@ def test_an_evaluation_that_reads_nothing_hidden_is_judged_once_for_every_seat()
     assert "hand" in london.hidden and "hand" in acquire.hidden
 
 
+def test_an_evaluation_judged_once_for_all_seats_reads_no_hand() -> None:
+    """Where the evaluation is read once for every seat (Acquire's, at mcts's leaves), the other
+    seats' tiles and the draw pool dealt otherwise change nothing of a seat's features."""
+    eng = engine(ACQUIRE)
+    value = learned_value(eng)
+    state = eng.new_game(4, 7)
+    picker = make_agent("random", 4)
+    while state["decisions"] < 30:
+        seat = eng.first_open_seat(state)
+        eng.apply_index(state, seat, picker.pick(eng, state, seat))
+    other = copy_state(state)
+    hands = other["seat"]["hand"]
+    pool = list(reversed(hands[1] + hands[2] + hands[3] + other["global"]["pool"]))
+    for s in (1, 2, 3):
+        hands[s], pool = pool[:len(hands[s])], pool[len(hands[s]):]
+    other["global"]["pool"] = pool
+    assert hands[1] != state["seat"]["hand"][1]
+    assert value.features_all(other)[0] == value.features_all(state)[0]
+    assert value.space.extract_all(other)[0] == value.space.extract_all(state)[0]
+
+
 @pytest.mark.parametrize("game", [*SHIPPED, ACQUIRE])
 def test_reading_every_seat_at_once_gives_each_seats_own_features(game: str) -> None:
     """mcts and training read all seats at once (once for all where every seat sees the same): the
