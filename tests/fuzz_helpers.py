@@ -34,7 +34,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Callable
 
+from hostile_helpers import address_space
+
 GAMES = ("downtown", "london", "city")
+# What a mutant's worker may take on top of what it holds as it starts (a forked worker starts with
+# its parent's address space: a pytest worker that has loaded PyTorch and Ray holds over 1 GiB of
+# it, and an absolute limit left its forks nothing, so they failed at random, even with a segfault).
 MEMORY_BYTES = 1536 * 1024 * 1024
 CAP = 3_000          # decisions of a trial game before it counts as never ending
 SCREENS = 300        # decisions of a trial game whose full screen is drawn (as --fuzz draws them)
@@ -189,7 +194,8 @@ class Summary:
 
 
 def _worker(conn: Connection, memory: int, cache_dir: str) -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    limit = (address_space() or 0) + memory
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.environ["CITYRULES_CACHE_DIR"] = cache_dir
     os.environ.pop("CITYRULES_NO_CACHE", None)
     with tempfile.TemporaryDirectory(prefix="cityrules-fuzz-") as where:

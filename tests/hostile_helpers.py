@@ -164,7 +164,7 @@ IN_PROCESS_MEMORY = 1024 * 1024 * 1024
 """How much more address space an in-process check may take than the test process already has."""
 
 
-def _address_space() -> int | None:
+def address_space() -> int | None:
     """This process's virtual memory size in bytes (Linux), or None where it cannot be read."""
     try:
         with open("/proc/self/statm", encoding="ascii") as handle:
@@ -190,7 +190,7 @@ def limited(seconds: float = TIMEOUT_SECONDS, memory: int = IN_PROCESS_MEMORY) -
     previous = signal.signal(signal.SIGALRM, expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    used = _address_space()
+    used = address_space()
     if used is not None:
         cap = used + memory
         resource.setrlimit(resource.RLIMIT_AS, (cap if hard == resource.RLIM_INFINITY else min(cap, hard), hard))
