@@ -234,8 +234,12 @@ class Needed:
 
     def sides(self, table: np.ndarray, seat: int) -> list[float]:
         """`_sides` of the rows read, 0 for the others."""
+        return self.placed(_sides(table[list(self.rows)], seat))
+
+    def placed(self, found: list[float]) -> list[float]:
+        """The sides of the rows read (`found`, in their order) in the places of a whole table's, 0
+        in the others'."""
         out = [0.0] * (3 * self.size)
-        found = _sides(table[list(self.rows)], seat)
         for i, r in enumerate(self.rows):
             out[3 * r:3 * r + 3] = found[3 * i:3 * i + 3]
         return out
@@ -590,9 +594,7 @@ class FeatureSpace:
             if judged is None:
                 judged = self.judged(state, seat, self.evaluations)
             first = needed.size - len(self.evaluations)
-            found = _sides(np.array([judged[r - first] for r in needed.rows], dtype=float), seat)
-            for i, r in enumerate(needed.rows):
-                out[3 * r:3 * r + 3] = found[3 * i:3 * i + 3]
+            out = needed.placed(_sides(np.array([judged[r - first] for r in needed.rows], dtype=float), seat))
         return [*out, *([0.0] * len(self.public)), *self._question(state), float(state["seats"]), 1.0]
 
     def extract_all(self, state: dict[str, Any], needed: Needed | None = None) -> list[list[float]]:
@@ -601,17 +603,13 @@ class FeatureSpace:
         In a game where no field is shown to its owner alone, every seat sees the same: the table
         of per-seat numbers is then read once for all of them."""
         n = state["seats"]
+        judged = self._judged_alike(state, needed)
         if needed is not None and not needed.shown:
-            alike = self.evaluations and needed.evaluations and (not self.private or self.evaluations_alike)
-            judged = self.judged(state, None if self.private else 0, self.evaluations) if alike else None
             return [self._evaluations_row(state, s, needed, judged) for s in range(n)]
         if self.private:
-            judged = None
-            if self.evaluations and self.evaluations_alike and (needed is None or needed.evaluations):
-                judged = self.judged(state, None, self.evaluations)
             return [self.extract(state, s, needed, judged) for s in range(n)]
         shown = visible_fields(self.engine, state, 0)
-        table = self._table(state, 0, shown, needed)
+        table = self._table(state, 0, shown, needed, judged)
         asking = self._question(state)
         # What every seat reads alike is read once: the public numbers that do not depend on the
         # seat, and the three sides of the per-seat table for every seat in one pass.
@@ -626,6 +624,15 @@ class FeatureSpace:
                       for value, (_, public) in zip(common, self.public)]
             rows.append([*sides, *public, *tail])
         return rows
+
+    def _judged_alike(self, state: dict[str, Any], needed: Needed | None) -> list[list[float | None]] | None:
+        """The declared evaluations' values, read once, where they are the same from every seat's view
+        (every seat sees the same, or they read nothing hidden); None where they are not, or not read."""
+        if not self.evaluations or (needed is not None and not needed.evaluations):
+            return None
+        if not self.private:
+            return self.judged(state, 0, self.evaluations)
+        return self.judged(state, None, self.evaluations) if self.evaluations_alike else None
 
     def _table(self, state: dict[str, Any], seat: int, shown: Shown, needed: Needed | None = None,
                judged: list[list[float | None]] | None = None) -> np.ndarray:
