@@ -22,7 +22,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from common import ROOT, cpu
+from checkout import ROOT
+from common import cpu
 from interpreter.agents import bot_seed, make_agent
 from interpreter.agents.mcts import MCTSAgent
 from interpreter.core.engine import Engine

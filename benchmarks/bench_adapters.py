@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from common import GAMES, engine, interleaved, median
 from interpreter.adapters.openspiel import load
 from interpreter.adapters.pettingzoo import env, parallel_env

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from interpreter.agents import bot_seed, make_agent
 from interpreter.agents.mcts import MCTSAgent
 from interpreter.core.engine import Engine

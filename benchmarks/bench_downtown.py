@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 import handwritten_downtown as hand
 from common import engine, interleaved, median, median_ratio
 from interpreter.analysis.batch import BatchSpec, engine_for, play_game

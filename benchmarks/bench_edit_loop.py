@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from bench_startup import child_cpu
-from common import ROOT
+from checkout import ROOT
 
 COMMAND = [sys.executable, "-m", "interpreter.cli"]  # this checkout's code, wherever it is installed from
 GAMES = ("downtown", "london", "city")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from common import GAMES, engine, interleaved, median, median_ratio
 from interpreter.agents import RandomAgent, bot_seed
 from interpreter.analysis.simulate import play_bots, simulate

@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import sys
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from interpreter.agents import check_bot, normal_name
 from interpreter.load.loader import load_game
 from matches import Match, Outcome, default_against, lines, match_engine, play, questions, summary

@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 
-from common import ROOT
+from checkout import ROOT
 
 _CHILD = """
 import json, resource, sys

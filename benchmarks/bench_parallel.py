@@ -16,6 +16,7 @@ import statistics
 import time
 from dataclasses import replace
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from interpreter.analysis.batch import BatchSpec, engine_for, play_game
 from interpreter.analysis.parallel import run_batch
 from interpreter.load.games import resolve_game

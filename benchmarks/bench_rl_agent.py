@@ -23,6 +23,7 @@ import torch
 from open_spiel.python import rl_environment
 from open_spiel.python.pytorch import dqn
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from interpreter.adapters.openspiel import load
 from matches import wilson
 

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from common import ROOT
+from checkout import ROOT
 
 COMMAND = str(Path(sys.executable).with_name("cityrules"))
 SHIPPED = [str(ROOT / "games" / name) for name in ("downtown", "london", "city")]

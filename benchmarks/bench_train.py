@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from interpreter.agents.train import TrainSpec, train
 from interpreter.agents.value import save, value_path
 from interpreter.core.engine import Engine

@@ -31,6 +31,7 @@ from typing import Any
 
 import yaml
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from interpreter.agents import bot_seed, make_agent
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game

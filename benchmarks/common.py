@@ -7,17 +7,12 @@ runs its contenders in turn, round after round, and reports the median of the ro
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any, Callable
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # the benchmarks run as scripts from the repository
-    sys.path.insert(0, str(ROOT))
-
-from interpreter.core.engine import Engine  # noqa: E402
-from interpreter.load.loader import load_game  # noqa: E402
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
+from interpreter.core.engine import Engine
+from interpreter.load.loader import load_game
 
 # The games measured: (label, game, variant, seats).
 GAMES = (("Downtown", "downtown", None, 4), ("London", "london", None, 3), ("City", "city", None, 4),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
 from interpreter.core.rng import next_u64, seed_state, shuffle
 
 BOARD = Path(__file__).resolve().parent.parent / "games" / "downtown" / "board.yaml"

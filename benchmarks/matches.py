@@ -11,21 +11,17 @@ from __future__ import annotations
 
 import math
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # the benchmarks run as scripts from the repository
-    sys.path.insert(0, str(ROOT))
-
-from interpreter.agents import bot_seed, make_agent  # noqa: E402
-from interpreter.agents.custom import is_custom, load_player  # noqa: E402
-from interpreter.agents.value import ValueFileError, learned_value  # noqa: E402
-from interpreter.core.engine import Engine  # noqa: E402
-from interpreter.load.loader import load_game  # noqa: E402
+import checkout  # noqa: F401  (this checkout's interpreter, not the installed one)
+from interpreter.agents import bot_seed, make_agent
+from interpreter.agents.custom import is_custom, load_player
+from interpreter.agents.value import ValueFileError, learned_value
+from interpreter.core.engine import Engine
+from interpreter.load.loader import load_game
 
 SCRIPTED = Path(__file__).resolve().parent / "scripted"
 
