@@ -6,13 +6,16 @@ turn), as greedy does: the other seats answer at random (their answers are unkno
 own further answers in that phase are each tried, the best counting, while a budget of positions
 allows. Past the budget, its next own answer ends the line once the option has shown (the rules
 logged what followed it; a move's gains, a purchase), and is answered at random before (a secret
-pick whose details are asked next), or always when the game says `finish_phase` (a phase that
-pays for what was done when it ends). "The phase that asked" is its own call, marked in the
-bot's copies when the question is asked, never the same phase called again for the next seat.
-It then reads the learned value (value.py) of where that
-leaves it, from its own view only; a game that ends there counts by its result. Where the outcome depended on chance (a roll, a draw,
-the others' answers), a few samples are averaged, as many as the budget of positions allows; where
-it did not, one is enough.
+pick whose details are asked next). When the game says `finish_phase` (a phase that pays for what
+was done when it ends) the line goes on past the budget instead, as several completions with its
+own answers at random, as many as the option's share of the budget, the best counting. "The phase
+that asked" is its own call, marked in the bot's copies when the question is asked, never the
+same phase called again for the next seat. It then reads the learned value (value.py) of where
+that leaves it, from its own view only; a game that ends there counts by its result. Its own
+random answers are the same in every option's lines, so that options differ by what they do
+rather than by the luck of their completions. Where the outcome depended on chance (a roll, a
+draw, the others' answers), a few samples are averaged, as many as the budget of positions allows;
+where it did not, one is enough.
 
 Ties go to the bot's seeded generator; with `explore` > 0 (self-play while training) it sometimes
 answers at random instead, from the same generator, so its games stay reproducible. A game without
@@ -115,6 +118,11 @@ class ValueAgent:
             judge = _Judge(engine, value, seat, self.profile, depth, mix(stream, 2 * d + 3))
             logged = len(base["log"])
             for k in range(n):
+                # Its own random answers are the same in every option's lines (common random
+                # numbers: the options differ by what they do, not by the luck of their completions);
+                # the others' are drawn afresh, so that no option is chosen against one imagined
+                # reply (pairing them too lost City's bot 4 points in 100 against scripted players).
+                judge.own = mix(mix(stream, 2 * d + 3), 1)
                 # The sample itself serves the last option: nothing reads it after.
                 child = copy_state(base) if k < n - 1 else base
                 try:
@@ -143,16 +151,18 @@ class _Judge:
     An option is followed until the phase that asked has finished (what the seat chose then shows
     in the state), the game ends, or HORIZON decisions: the other seats answer at random, and the
     seat's own further answers are each tried (the best counts) while the budget allows, else
-    answered at random.
+    answered at random (with `finish_phase`, in several completions, the best counting).
     """
 
-    def __init__(self, engine: Engine, value: LearnedValue, seat: int, profile: str | None, depth: int, g: int):
+    def __init__(self, engine: Engine, value: LearnedValue, seat: int, profile: str | None, depth: int,
+                 others: int):
         self.engine = engine
         self.value = value
         self.seat = seat
         self.profile = profile
         self.depth = depth
-        self.g = g
+        self.own = 0                       # its own random answers' generator, set for each option
+        self.others = others               # the other seats' random answers' generator
         self.chancy = False                # the outcome depended on the sample (chance, others' answers)
         self.rows: list[list[float]] = []
         self.found: dict[int, Any] = {}    # option -> a leaf (a float value or a row index) or a list
@@ -170,7 +180,7 @@ class _Judge:
         stack = state["stack"]
         return len(stack) >= self.depth and stack[self.depth - 1][-1] == _ASKING
 
-    def _follow(self, state: dict[str, Any], budget: int, logged: int) -> Any:
+    def _follow(self, state: dict[str, Any], budget: int, logged: int, rollout: bool = False) -> Any:
         engine, seat = self.engine, self.seat
         before = state["rng"]
         for _ in range(HORIZON):
@@ -178,13 +188,22 @@ class _Judge:
                 break
             s = engine.first_open_seat(state)
             n = engine.option_count(state, s)
+            if s == seat and n > budget >= 2 and not rollout and self.finish_phase:
+                # Past the budget in a game that pays at the phase's end: as many completions at
+                # random as the budget allows, the best counting (its own answers are its to choose:
+                # one random string of them, averaged, judged a many-step option by its blunders).
+                completions = []
+                for j in range(budget):
+                    child = copy_state(state) if j < budget - 1 else state
+                    completions.append(self._follow(child, 1, logged, rollout=True))
+                return completions
             if s == seat and n > budget and len(state["log"]) > logged and not self.finish_phase:
                 # Past the budget, its own next answer, once the option has shown (the rules logged
                 # what followed it): the position is judged where it stands, as the next answer will
                 # be when it is asked; answering at random would blur it. Before anything has shown
                 # (a secret pick awaiting its details) it is answered at random below, like the others'.
                 break
-            if s == seat and 1 < n <= budget:
+            if s == seat and 1 < n <= budget and not rollout:
                 branches = []
                 logged = len(state["log"])
                 for j in range(n):
@@ -194,7 +213,10 @@ class _Judge:
                 return branches
             k = 0
             if n > 1:
-                self.g, k = rng.below(self.g, n)
+                if s == seat:
+                    self.own, k = rng.below(self.own, n)
+                else:
+                    self.others, k = rng.below(self.others, n)
                 self.chancy = True        # a random answer: the outcome depends on the sample
             engine.apply_index(state, s, k)
         state["log"].clear()

@@ -269,6 +269,83 @@ def test_with_finish_phase_an_option_is_judged_once_the_phase_that_asked_is_over
         assert position["result"] is not None or len(stack) < depth or stack[depth - 1][-1] != "\0asking"
 
 
+def advance_copy(eng: Engine, state: dict[str, Any], seat: int, k: int) -> dict[str, Any]:
+    """A copy of the state with the seat's option k answered."""
+    child = copy_state(state)
+    eng.apply_index(child, seat, k)
+    return child
+
+
+def _london_action(skip: int) -> tuple[Engine, dict[str, Any], int]:
+    eng = engine("london")
+    state = advance(eng, eng.new_game(3, 4), "action", skip=skip)
+    return eng, state, eng.first_open_seat(state)
+
+
+def test_with_finish_phase_a_many_step_option_counts_its_best_completion(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past its budget the bot completes an option's own later questions at random: several
+    completions, as many as the option's share of the budget, and the best counts (its answers are
+    its to choose; one random string of them judged a develop by its blunders)."""
+    from interpreter.agents import learned
+
+    eng, state, seat = _london_action(skip=3)
+    n = eng.option_count(state, seat)
+    judges: list[learned._Judge] = []
+    add = learned._Judge.add
+
+    def recording_add(self: learned._Judge, k: int, st: dict[str, Any], b: int, logged: int) -> None:
+        judges.append(self)
+        add(self, k, st, b, logged)
+
+    monkeypatch.setattr(learned._Judge, "add", recording_add)
+    budget = 8
+    values = ValueAgent(5, samples=1, budget=budget).option_values(eng, state, seat)
+    monkeypatch.undo()
+    judge = judges[0]
+    assert all(j is judge for j in judges)
+    leaf_values = judge.value.values(judge.rows, None)
+
+    def leaves(found: Any) -> list[float]:
+        if isinstance(found, list):
+            return [v for x in found for v in leaves(x)]
+        return [leaf_values[found] if isinstance(found, int) else float(found)]
+
+    share = budget // n
+    # Every option whose own next question has more answers than its share (develop: which card;
+    # activate: which card first): that many completions, each to the end of the turn.
+    past = [k for k in range(n) if eng.first_open_seat(after := advance_copy(eng, state, seat, k)) == seat
+            and eng.option_count(after, seat) > share >= 2]
+    assert len(past) >= 2
+    for k in past:
+        assert isinstance(judge.found[k], list) and len(judge.found[k]) == share, judge.found
+    for k in range(n):
+        found = leaves(judge.found[k])
+        assert values[k] == pytest.approx(max(found))
+    assert any(len(set(leaves(judge.found[k]))) > 1 for k in range(n))   # the completions differ
+
+
+def test_the_bots_own_random_answers_are_the_same_in_every_options_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Common random numbers: options that do the same thing get the same value, whatever the luck
+    of their completions (here every action option is made to play the first one: their lines are
+    completed at random, and still judged alike)."""
+    from interpreter.agents import learned
+
+    eng, state, seat = _london_action(skip=3)
+    n = eng.option_count(state, seat)
+    apply = Engine.apply_index
+    root = id(state)
+
+    def first_at_the_root(self: Engine, st: dict[str, Any], s: int, k: int) -> None:
+        asked = st["stack"] and st["stack"][len(state["stack"]) - 1][-1] == learned._ASKING
+        at_root = s == seat and st["pending"] is not None and st["decisions"] == state["decisions"] and asked
+        apply(self, st, s, 0 if at_root and id(st) != root else k)
+
+    monkeypatch.setattr(Engine, "apply_index", first_at_the_root)
+    values = ValueAgent(5, samples=2).option_values(eng, state, seat)
+    monkeypatch.undo()
+    assert len(values) == n and len(set(values)) == 1, values
+
+
 def test_network_no_makes_the_value_the_declared_evaluation_alone(tmp_path: Path) -> None:
     """`training: {network: no}`: the value reads the game's declared evaluation only (calibrated on
     the self-play outcomes), no hidden layer and no weight on any other feature."""
