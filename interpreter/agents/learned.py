@@ -121,7 +121,7 @@ class ValueAgent:
                 # Its own random answers are the same in every option's lines (common random
                 # numbers: the options differ by what they do, not by the luck of their completions);
                 # the others' are drawn afresh, so that no option is chosen against one imagined
-                # reply (pairing them too lost City's bot 4 points in 100 against scripted players).
+                # reply (paired too, the bot won fewer games against scripted players: docs/bots.md).
                 judge.own = mix(mix(stream, 2 * d + 3), 1)
                 # The sample itself serves the last option: nothing reads it after.
                 child = copy_state(base) if k < n - 1 else base
