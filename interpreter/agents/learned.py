@@ -115,14 +115,10 @@ class ValueAgent:
         while d < self.samples + (RETRIES if failure is not None else 0):
             base = info.sample(mix(stream, 2 * d + 2))
             base["stack"][depth - 1].append(_ASKING)
-            judge = _Judge(engine, value, seat, self.profile, depth, mix(stream, 2 * d + 3))
+            others = mix(stream, 2 * d + 3)
+            judge = _Judge(engine, value, seat, self.profile, depth, own=mix(others, 1), others=others)
             logged = len(base["log"])
             for k in range(n):
-                # Its own random answers are the same in every option's lines (common random
-                # numbers: the options differ by what they do, not by the luck of their completions);
-                # the others' are drawn afresh, so that no option is chosen against one imagined
-                # reply (paired too, the bot won fewer games against scripted players: docs/bots.md).
-                judge.own = mix(mix(stream, 2 * d + 3), 1)
                 # The sample itself serves the last option: nothing reads it after.
                 child = copy_state(base) if k < n - 1 else base
                 try:
@@ -155,13 +151,14 @@ class _Judge:
     """
 
     def __init__(self, engine: Engine, value: LearnedValue, seat: int, profile: str | None, depth: int,
-                 others: int):
+                 own: int, others: int):
         self.engine = engine
         self.value = value
         self.seat = seat
         self.profile = profile
         self.depth = depth
-        self.own = 0                       # its own random answers' generator, set for each option
+        self.own_start = own               # where its own random answers start, for every option
+        self.own = own                     # its own random answers' generator
         self.others = others               # the other seats' random answers' generator
         self.chancy = False                # the outcome depended on the sample (chance, others' answers)
         self.rows: list[list[float]] = []
@@ -172,6 +169,11 @@ class _Judge:
     def add(self, k: int, state: dict[str, Any], budget: int, logged: int) -> None:
         """Option k was answered in `state` (whose log held `logged` entries before): follow it and
         remember what it leads to."""
+        # Its own random answers are the same in every option's lines (common random numbers: the
+        # options differ by what they do, not by the luck of their completions); the others' are
+        # drawn afresh, so that no option is chosen against one imagined reply (paired too, the bot
+        # won fewer games against scripted players: docs/bots.md).
+        self.own = self.own_start
         self.found[k] = self._follow(state, budget, logged)
 
     def _asking(self, state: dict[str, Any]) -> bool:
