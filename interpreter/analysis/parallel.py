@@ -7,13 +7,12 @@ batch: the slices already finished are kept and reported, the rest are dropped.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, TypeVar
 
+from ..core.workers import Workers
 from .batch import BatchSpec, play_slice
 from .ray_connect import ray_connect, ray_output_to_stderr
 from .tally import Tally
@@ -87,11 +86,6 @@ def run_batch(spec: BatchSpec, jobs: int | None = None, backend: str = "processe
                        None if backend == "ray" else jobs, backend)
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them all at once."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _play_indexed(task: tuple[BatchSpec, int, range]) -> tuple[int, Tally]:
     spec, i, seeds = task
     return i, play_slice(spec, seeds)
@@ -114,17 +108,12 @@ def run_tasks(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], jobs:
 
 
 def _pool_results(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], jobs: int) -> Iterator[tuple[int, Done]]:
-    """Tasks run by a pool of processes, yielded as they finish."""
-    # fork where there is one: the workers start at once; they load the game from its path all the same.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    pool = context.Pool(jobs, initializer=_ignore_interrupts)
-    try:
-        yield from pool.imap_unordered(work, tasks)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    """Tasks run by a pool of processes, yielded as they finish (a dead worker's run again: workers.py)."""
+    with Workers[int](jobs) as pool:
+        for key, task in enumerate(tasks):
+            pool.submit(key, work, task)
+        for _, result in pool.finished():
+            yield result
 
 
 def _ray_results(work: Callable[[Task], tuple[int, Done]], tasks: list[Task], address: str | None

@@ -116,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FileNotFoundError, ValueError, IllegalChoice) as err:
         print(f"{command}: {printable(str(err))}", file=sys.stderr)
         return EXIT_USAGE
+    except ChildProcessError as err:
+        # A batch whose worker processes kept dying (analysis/parallel.py: WorkerDied).
+        print(f"{command}: {printable(str(err))}", file=sys.stderr)
+        return EXIT_ERRORS
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -18,10 +18,8 @@ every decision.
 from __future__ import annotations
 
 import multiprocessing
-import signal
 import traceback
 from dataclasses import dataclass, replace
-from multiprocessing.pool import AsyncResult, Pool
 from typing import Any, Callable
 
 from ruledsl.compiler import MODULE_NAME
@@ -33,6 +31,7 @@ from ..core.engine import Engine
 from ..core.errors import RuleError
 from ..core.state import default_names
 from ..core.view import masked_reading, view
+from ..core.workers import Workers
 from .frame import seat_screen
 from .menu import Menu
 from .scores import score_lines
@@ -286,7 +285,7 @@ def trial_games(engines: list[Engine], trials: list[Trial], cap: int, jobs: int 
     global _ENGINES
     _ENGINES = engines  # what the forked workers play: inherited, never pickled
     try:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(trials)), initializer=_leave_interrupts) as pool:
+        with Workers[int](min(jobs, len(trials)), "fork") as pool:
             _share_out(pool, trials, cap, screens, jobs, report, failed)
     finally:
         _ENGINES = []
@@ -296,28 +295,24 @@ def trial_games(engines: list[Engine], trials: list[Trial], cap: int, jobs: int 
 _ENGINES: list[Engine] = []
 
 
-def _share_out(pool: Pool, trials: list[Trial], cap: int, screens: Sampling, jobs: int, report: TrialReport,
+def _share_out(pool: Workers[int], trials: list[Trial], cap: int, screens: Sampling, jobs: int, report: TrialReport,
                failed: set[tuple[int, int]]) -> None:
     """Keep `jobs` trials in play, and take their answers in the trials' order."""
-    running: dict[int, AsyncResult[Finding | None]] = {}
     started = 0
+    running: set[int] = set()
     for i, (n, seats, _) in enumerate(trials):
         # Trials are started ahead only while none of their engine and seat count has failed so far.
         while started < len(trials) and len(running) < jobs:
             if (trials[started][0], trials[started][1]) not in failed:
-                running[started] = pool.apply_async(_play_trial, (trials[started], cap, screens))
+                pool.submit(started, _play_trial, trials[started], cap, screens)
+                running.add(started)
             started += 1
-        result = running.pop(i, None)
-        if result is None:
+        if i not in running:
             continue
-        found = result.get()
+        running.discard(i)
+        found: Finding | None = pool.result(i)
         if (n, seats) not in failed:
             _count(report, failed, (n, seats), found)
-
-
-def _leave_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them all at once (without their tracebacks)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_trial(trial: Trial, cap: int, screens: Sampling) -> Finding | None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from interpreter.core.engine import Engine
 from interpreter.load.loader import load_game
+from interpreter.play import trial
 from interpreter.play.trial import every_trial, sample_trials, trial_game, trial_games
 from lang_helpers import engine, write_game
 
@@ -114,3 +120,21 @@ def test_a_bots_formula_that_holds_is_no_finding(tmp_path: Path) -> None:
              "    choose x from [1, 2] by seats[0]\n    log \"{x}\"\n" + END)
     write_game(tmp_path, rules, seat={"money": ("int", 3)}, extra={"bots": {"evaluation": "position"}})
     assert trial_game(Engine(load_game(str(tmp_path))), 1, 0, 100) is None
+
+
+@pytest.mark.timeout(300)
+def test_a_killed_worker_changes_nothing_in_the_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    e = engine(tmp_path, "phase main:\n    choose x from [0, 1] by seats[0]\n    log \"{10 // x}\"\n" + END)
+    trials = every_trial([e], 5)
+    alone = trial_games([e], trials, 100, jobs=1)
+    marker = tmp_path / "killed"
+    played = trial.trial_game
+
+    def dying(*args: Any) -> Any:
+        if not marker.exists():     # the first trial's worker, as `kill -9` or the out-of-memory killer would
+            marker.write_text("killed once")
+            os.kill(os.getpid(), signal.SIGKILL)
+        return played(*args)
+    monkeypatch.setattr(trial, "trial_game", dying)
+    assert trial_games([e], trials, 100, jobs=2) == alone
+    assert marker.exists()
