@@ -9,6 +9,7 @@ seat g mod players, so no seat's advantage counts for it; its seed is first_seed
 
 from __future__ import annotations
 
+import gc
 import math
 import statistics
 import time
@@ -21,9 +22,23 @@ from interpreter.agents import bot_seed, make_agent
 from interpreter.agents.custom import is_custom, load_player
 from interpreter.agents.value import ValueFileError, learned_value
 from interpreter.core.engine import Engine
+from interpreter.core.workers import settle
 from interpreter.load.loader import load_game
 
 SCRIPTED = Path(__file__).resolve().parent / "scripted"
+# CPU seconds this process has spent in the garbage collector (its passes pause whatever runs).
+_COLLECTOR = [0.0]
+_COLLECTION_START = [0.0]
+
+
+def _time_collections(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _COLLECTION_START[0] = time.process_time()
+    else:
+        _COLLECTOR[0] += time.process_time() - _COLLECTION_START[0]
+
+
+gc.callbacks.append(_time_collections)
 
 
 @dataclass(frozen=True)
@@ -54,6 +69,7 @@ class Outcome:
     shared: bool
     score: int | None
     cpu: list[float] = field(default_factory=list)   # the bot's CPU seconds, decision by decision
+    collecting: list[float] = field(default_factory=list)   # of which the garbage collector's, decision by decision
     load: float = 0.0     # CPU seconds reading the game's trained value, in the first game of a process
 
 
@@ -109,14 +125,16 @@ def play(match: Match, index: int) -> Outcome:
     load = _read_value(engine)
     state = engine.new_game(match.players, seed)
     cpu: list[float] = []
+    collecting: list[float] = []
     while state["result"] is None and state["decisions"] < match.cap:
         seat = engine.first_open_seat(state)
         if seat == seat_of_bot and stand_in is not None and state["pending"]["spec"] in handed:
             k = stand_in.pick(engine, state, seat)
         elif seat == seat_of_bot:
-            start = time.process_time()
+            start, collected = time.process_time(), _COLLECTOR[0]
             k = agents[seat].pick(engine, state, seat)
             cpu.append(time.process_time() - start)
+            collecting.append(_COLLECTOR[0] - collected)
         else:
             k = agents[seat].pick(engine, state, seat)
         engine.apply_index(state, seat, k)
@@ -124,8 +142,9 @@ def play(match: Match, index: int) -> Outcome:
     winners = list(result["winners"]) if result is not None else []
     field_name = engine.game.score_field
     score = int(state["seat"][field_name][seat_of_bot]) if field_name else None
+    settle()    # as a batch's worker does after its first game (interpreter/core/workers.py)
     return Outcome(index, seat_of_bot, result is not None, seat_of_bot in winners,
-                   seat_of_bot in winners and len(winners) > 1, score, cpu, load)
+                   seat_of_bot in winners and len(winners) > 1, score, cpu, collecting, load)
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -147,6 +166,8 @@ def summary(match: Match, outcomes: list[Outcome]) -> dict[str, Any]:
     scored = [o for o in outcomes if o.score is not None]
     cpu = [c for o in outcomes for c in o.cpu]
     ms = [c * 1000 for c in cpu]
+    # Each decision's CPU less the garbage collector's passes during it (they pause whatever runs).
+    working = [1000 * (c - g) for o in outcomes for c, g in zip(o.cpu, o.collecting)]
     return {
         "game": match.game, "variant": match.variant, "players": match.players, "bot": match.bot,
         "against": match.against, "games": n, "first_seed": match.first_seed, "wins": wins,
@@ -159,7 +180,8 @@ def summary(match: Match, outcomes: list[Outcome]) -> dict[str, Any]:
         "decisions": len(cpu),
         "cpu_ms_per_decision": {"median": round(statistics.median(ms), 3) if ms else None,
                                 "p99": round(_percentile(ms, 0.99), 3) if ms else None,
-                                "max": round(max(ms), 3) if ms else None},
+                                "max": round(max(ms), 3) if ms else None,
+                                "max_outside_collector": round(max(working), 3) if working else None},
         "cpu_ms_reading_value": round(1000 * max((o.load for o in outcomes), default=0.0), 3),
         "handed": list(match.handed),
     }
@@ -198,6 +220,7 @@ def lines(data: dict[str, Any]) -> list[str]:
     cpu = data["cpu_ms_per_decision"]
     if cpu["median"] is not None:
         out.append(f"  the bot's CPU per decision: median {cpu['median']:.2f} ms, 99th percentile {cpu['p99']:.2f} ms, "
-                   f"max {cpu['max']:.2f} ms ({data['decisions']} decisions; reading the game's trained value "
+                   f"max {cpu['max']:.2f} ms ({cpu['max_outside_collector']:.2f} ms outside the garbage collector's passes; "
+                   f"{data['decisions']} decisions; reading the game's trained value "
                    f"before the first took {data['cpu_ms_reading_value']:.0f} ms, once per process)")
     return out

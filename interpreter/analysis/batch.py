@@ -17,6 +17,7 @@ from ..core.engine import Engine, Picker
 from ..core.errors import RuleError
 from ..core.journal import Journal
 from ..core.state import default_names
+from ..core.workers import settle
 from ..load.loader import game_ref, load_game
 from .economy import PhaseLedger
 from .lineup import make_bot, rotated
@@ -211,4 +212,5 @@ def play_slice(spec: BatchSpec, seeds: range) -> Tally:
         tally.add(record)
         if folder is not None and journal is not None:
             journal.save(folder / f"{engine.game.name}-{spec.seats}p-seed{seed}.json")
+        settle()    # after a process's first game: what it loaded stays out of the collector's passes
     return tally

@@ -10,6 +10,7 @@ a row. Workers ignore Ctrl-C: the parent stops them all at once (`close`), witho
 from __future__ import annotations
 
 import concurrent.futures
+import gc
 import multiprocessing
 import signal
 from concurrent.futures import Future
@@ -27,6 +28,21 @@ MAX_DEATHS = 3
 class WorkerDied(ChildProcessError):
     """Worker processes kept dying before any unfinished task could finish (the command line reports
     it as a failed child process, without a traceback)."""
+
+
+_settled = False
+
+
+def settle() -> None:
+    """Leave what this process holds now (a game, its trained value, what its formulas remember)
+    out of the garbage collector's full passes, once per process: it lives as long as the process,
+    and a full pass over it paused a bot's decision for 20-30 ms now and then (benchmarks/matches.py
+    measures the collector's share). The cycles already unreachable are collected first."""
+    global _settled
+    if not _settled:
+        _settled = True
+        gc.collect()
+        gc.freeze()
 
 
 def _ignore_interrupts() -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +59,22 @@ def test_a_task_that_kills_every_worker_stops_with_an_error_not_a_hang() -> None
             for n, square in pool.finished():
                 got[n] = square
     assert 3 not in got
+
+
+def test_a_process_that_played_a_batch_slice_keeps_what_it_loaded_out_of_the_collector() -> None:
+    # In a fresh process (this one may have settled already): after its first game, the game, its
+    # value and what its formulas remember are frozen once, so that no later full pass over them
+    # pauses a bot's decision (benchmarks/matches.py measures it).
+    script = (
+        "import gc\n"
+        "from interpreter.analysis.batch import BatchSpec, play_slice\n"
+        "from interpreter.load.games import resolve_game\n"
+        "spec = BatchSpec(str(resolve_game('downtown')), None, 4, ('random',) * 4, 0, 3)\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "play_slice(spec, range(0, 1))\n"
+        "first = gc.get_freeze_count()\n"
+        "play_slice(spec, range(1, 3))\n"
+        "print(first, gc.get_freeze_count())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split()
+    first, later = int(out[0]), int(out[1])
+    assert first > 10_000 and later <= first     # frozen once (what is freed since leaves the count)
