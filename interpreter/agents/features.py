@@ -764,7 +764,7 @@ _PLAIN_SEATS = 8
 def _sides_of_rows(rows: list[list[float | None]], seat: int) -> list[float]:
     """`_sides` of a few rows given as lists (None: unknown), the same numbers (a zero's sign aside): a value
     that reads the declared evaluations alone has a row or two, for which numpy's arrays cost more
-    than the arithmetic (a fifth of a London decision)."""
+    than the arithmetic (a fifth of such a decision, profiled)."""
     if any(len(row) > _PLAIN_SEATS for row in rows):
         return _sides(np.array(rows, dtype=float), seat)
     out: list[float] = []
