@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{command}: {printable(str(err))}", file=sys.stderr)
         return EXIT_USAGE
     except ChildProcessError as err:
-        # A batch whose worker processes kept dying (analysis/parallel.py: WorkerDied).
+        # A batch whose worker processes kept dying (core/workers.py: WorkerDied).
         print(f"{command}: {printable(str(err))}", file=sys.stderr)
         return EXIT_ERRORS
     except KeyboardInterrupt:

@@ -73,6 +73,10 @@ class Workers(Generic[Key]):
         """Tasks submitted whose results have not been taken."""
         return len(self._tasks)
 
+    def __contains__(self, key: object) -> bool:
+        """Whether task `key` was submitted and its result not taken yet."""
+        return key in self._tasks
+
     def result(self, key: Key) -> Any:
         """The result of task `key`, once it has finished (raises what the task raised)."""
         while True:
@@ -128,11 +132,10 @@ class Workers(Generic[Key]):
         """A worker died: a fresh pool runs again every unfinished task (those finished before the
         death keep their results)."""
         self._deaths += 1
+        self.close()
         if self._deaths >= MAX_DEATHS:
-            self.close()
             raise WorkerDied(f"a worker process died {self._deaths} times in a row, with {len(self._tasks)} "
                              "unfinished part(s) of the batch; stopped")
-        self.close()
         for key, (work, args) in self._tasks.items():
             future = self._futures[key]
             if not (future.done() and not future.cancelled() and future.exception() is None):

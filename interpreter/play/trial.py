@@ -299,17 +299,14 @@ def _share_out(pool: Workers[int], trials: list[Trial], cap: int, screens: Sampl
                failed: set[tuple[int, int]]) -> None:
     """Keep `jobs` trials in play, and take their answers in the trials' order."""
     started = 0
-    running: set[int] = set()
     for i, (n, seats, _) in enumerate(trials):
         # Trials are started ahead only while none of their engine and seat count has failed so far.
-        while started < len(trials) and len(running) < jobs:
+        while started < len(trials) and pool.pending() < jobs:
             if (trials[started][0], trials[started][1]) not in failed:
                 pool.submit(started, _play_trial, trials[started], cap, screens)
-                running.add(started)
             started += 1
-        if i not in running:
+        if i not in pool:
             continue
-        running.discard(i)
         found: Finding | None = pool.result(i)
         if (n, seats) not in failed:
             _count(report, failed, (n, seats), found)
