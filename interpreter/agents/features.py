@@ -756,9 +756,9 @@ def _sides(table: np.ndarray, seat: int) -> list[float]:
     return out
 
 
-# Seats up to which `_sides_of_rows` adds in plain Python: numpy adds a row of up to 8 numbers one by
-# one in order too, so the sums agree exactly (past 8 it adds in blocks).
-_PLAIN_SEATS = 8
+# Seats up to which `_sides_of_rows` adds in plain Python: numpy adds a row of fewer than 8 numbers one
+# by one in order too, so the sums agree exactly (from 8 on it keeps 8 running sums and adds them).
+_PLAIN_SEATS = 7
 
 
 def _sides_of_rows(rows: list[list[float | None]], seat: int) -> list[float]:
@@ -771,11 +771,8 @@ def _sides_of_rows(rows: list[list[float | None]], seat: int) -> list[float]:
     for row in rows:
         own = row[seat]
         known = [v for s, v in enumerate(row) if s != seat and v is not None and v == v]
-        total = 0.0
-        for s, v in enumerate(row):
-            total += v if s != seat and v is not None and v == v else 0.0
         out += [0.0 if own is None or own != own else float(own),
-                float(max(known)) if known else 0.0, total / max(len(known), 1)]
+                float(max(known)) if known else 0.0, sum(known, 0.0) / max(len(known), 1)]
     return out
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from bot_helpers import advance, engine
 from city_helpers import front_of_shops
@@ -73,6 +73,8 @@ def test_lots_in_play_beside_a_seats_markers_count_for_it() -> None:
                          min_size=2, max_size=10), min_size=1, max_size=3)
        .filter(lambda rows: len({len(r) for r in rows}) == 1),
        st.integers(0, 9))
+# Eight seats: numpy then adds in 8 running sums, not in order (a plain sum differs in the last digit).
+@example(rows=[[None, None, None, None, None, 256343.0, 1.959963984540054, 255]], seat=0)
 def test_the_evaluations_sides_read_from_lists_are_numpys_to_the_bit(rows: list[list[float | None]], seat: int) -> None:
     # A value that reads the declared evaluations alone takes each seat's own, best other and others'
     # mean from a row or two without numpy (a fifth of a London decision): the same numbers.
