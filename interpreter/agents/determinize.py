@@ -30,6 +30,7 @@ from ruledsl.types import Type
 
 from ..core import rng
 from ..core.engine import SECRET_OPTIONS, Engine
+from ..core.game import FieldSpec
 from ..core.state import copy_state
 
 Path = tuple[Any, ...]
@@ -51,6 +52,20 @@ def _leaves(value: Any, t: Type, path: Path, in_list: bool) -> Iterator[tuple[Pa
             yield from _leaves(v, a, path + (i,), in_list)
     else:
         yield path, kind, value, in_list
+
+
+def _plain(value: Any, t: Type) -> tuple[str, list[tuple[Path, list[Any]]]] | None:
+    """For a list of values or a list of lists of values (a hand, a deck, piles of cards): the kind
+    of its values and its lists of them, each with its place in the value (the leaves `_leaves`
+    gives, read a list at a time); None for a value of any other shape."""
+    if t.kind != "list" or not isinstance(value, list):
+        return None
+    inner = t.args[0]
+    if not inner.args:
+        return inner.kind, [((), value)]
+    if inner.kind == "list" and not inner.args[0].args and all(isinstance(sub, list) for sub in value):
+        return inner.args[0].kind, [((i,), sub) for i, sub in enumerate(value)]
+    return None
 
 
 def _leaf_kinds(t: Type) -> frozenset[str]:
@@ -79,15 +94,12 @@ def _set(state: dict[str, Any], path: Path, value: Any) -> None:
     _get(state, path[:-1])[path[-1]] = value
 
 
-def _by_list(slots: list[Path]) -> list[tuple[Path, list[int]]]:
-    """Slots grouped by the list that holds them, in order: (the list's path, positions in it)."""
-    grouped: list[tuple[Path, list[int]]] = []
-    for path in slots:
-        if grouped and grouped[-1][0] == path[:-1]:
-            grouped[-1][1].append(path[-1])
-        else:
-            grouped.append((path[:-1], [path[-1]]))
-    return grouped
+def _add_slot(grouped: list[tuple[Path, list[int]]], path: Path) -> None:
+    """Add a slot to slots grouped by the list that holds them, in order: (the list's path, positions in it)."""
+    if grouped and grouped[-1][0] == path[:-1]:
+        grouped[-1][1].append(path[-1])
+    else:
+        grouped.append((path[:-1], [path[-1]]))
 
 
 class _Fields:
@@ -96,23 +108,18 @@ class _Fields:
     def __init__(self, engine: Engine):
         game = engine.game
         world = game.world
-        self.seat = [(f, world.seat_fields[f.name].type) for f in game.seat_fields]
-        self.glob = [(f, world.global_fields[f.name].type) for f in game.global_fields]
-        self.node = [(f, world.node_fields[f.name].type) for f in game.node_fields]
-        self.items = [(kind, f, world.components[kind].fields[f.name].type)
-                      for kind, fields in game.component_fields.items() for f in fields]
         # Items of a component kind are unique pieces: one seen anywhere is not among the unseen.
         # Numbers, texts, seats and nodes are values that may stand in many places at once.
         self.unique = frozenset(world.components)
-        # By field type: the unique kinds its values may hold (most fields hold none: no walk).
-        self._items_in: dict[Type, frozenset[str]] = {}
+        # Each field with its type and whether its values may hold items (most hold none: no walk).
+        self.seat = [self._field(f, world.seat_fields[f.name].type) for f in game.seat_fields]
+        self.glob = [self._field(f, world.global_fields[f.name].type) for f in game.global_fields]
+        self.node = [self._field(f, world.node_fields[f.name].type) for f in game.node_fields]
+        self.items = [(kind, *self._field(f, world.components[kind].fields[f.name].type))
+                      for kind, fields in game.component_fields.items() for f in fields]
 
-    def items_in(self, t: Type) -> frozenset[str]:
-        """The component kinds whose items a value of type `t` may hold."""
-        found = self._items_in.get(t)
-        if found is None:
-            found = self._items_in[t] = _leaf_kinds(t) & self.unique
-        return found
+    def _field(self, f: FieldSpec, t: Type) -> tuple[FieldSpec, Type, bool]:
+        return f, t, bool(_leaf_kinds(t) & self.unique)
 
     def split(self, state: dict[str, Any], seat: int) -> tuple[list[tuple[Path, Type, Any]],
                                                                list[tuple[Path, Type, Any]]]:
@@ -120,23 +127,23 @@ class _Fields:
         visible parts only those that may hold items (what the seat has seen of them counts)."""
         visible: list[tuple[Path, Type, Any]] = []
         hidden: list[tuple[Path, Type, Any]] = []
-        for f, t in self.glob:
+        for f, t, holds in self.glob:
             if f.visible != "all":
                 hidden.append((("global", f.name), t, f.initial))
-            elif self.items_in(t):
+            elif holds:
                 visible.append((("global", f.name), t, f.initial))
-        for f, t in self.seat:
+        for f, t, holds in self.seat:
             for owner in range(state["seats"]):
                 if not (f.visible == "all" or (f.visible == "owner" and owner == seat)):
                     hidden.append((("seat", f.name, owner), t, f.initial))
-                elif self.items_in(t):
+                elif holds:
                     visible.append((("seat", f.name, owner), t, f.initial))
-        for f, t in self.node:
-            if f.visible != "all" or self.items_in(t):
+        for f, t, holds in self.node:
+            if f.visible != "all" or holds:
                 part = hidden if f.visible != "all" else visible
                 part.extend((("node", f.name, i), t, f.initial) for i in range(len(state["node"][f.name])))
-        for kind, f, t in self.items:
-            if f.visible != "all" or self.items_in(t):
+        for kind, f, t, holds in self.items:
+            if f.visible != "all" or holds:
                 part = hidden if f.visible != "all" else visible
                 column = state["components"][kind][f.name]
                 part.extend((("components", kind, f.name, i), t, f.initial) for i in range(len(column)))
@@ -160,17 +167,20 @@ class InfoSet:
         seen: set[tuple[str, Any]] = set()
         for path, t, _ in visible:
             value = _get(base, path)
-            if t.kind == "list" and not t.args[0].args and isinstance(value, list):
+            plain = _plain(value, t)
+            if plain is not None:
                 # A plain list of items (a pile, a row of cards): read at once, not leaf by leaf.
-                kind = t.args[0].kind
-                seen.update((kind, v) for v in value if v is not None)
+                kind, lists = plain
+                for _, values in lists:
+                    seen.update((kind, v) for v in values if v is not None)
                 continue
             for _, kind, value, _ in _leaves(value, t, path, False):
                 if kind in unique and value is not None:
                     seen.add((kind, value))
         self._see_own_options(base, seen, unique)
-        # Slots: positions in hidden lists whose value the seat has not seen, grouped by value kind.
-        slots: dict[str, list[Path]] = {}
+        # Slots: positions in hidden lists whose value the seat has not seen, by value kind, grouped
+        # by the list that holds them.
+        slots: dict[str, list[tuple[Path, list[int]]]] = {}
         pools: dict[str, list[Any]] = {}
         for path, t, initial in hidden:
             if not _has_list(t):
@@ -178,12 +188,23 @@ class InfoSet:
                 # the field's initial value.
                 _set(base, path, marshal.loads(marshal.dumps(initial)))
                 continue
-            for leaf_path, kind, value, in_list in _leaves(_get(base, path), t, path, False):
+            value = _get(base, path)
+            plain = _plain(value, t)
+            if plain is not None:
+                # A hand, a deck, piles: their unseen values at once, not leaf by leaf.
+                kind, lists = plain
+                for place, values in lists:
+                    unseen = [i for i, v in enumerate(values) if v is not None and (kind, v) not in seen]
+                    if unseen:
+                        slots.setdefault(kind, []).append((path + place, unseen))
+                        pools.setdefault(kind, []).extend(values[i] for i in unseen)
+                continue
+            for leaf_path, kind, value, in_list in _leaves(value, t, path, False):
                 if in_list and value is not None and (kind, value) not in seen:
-                    slots.setdefault(kind, []).append(leaf_path)
+                    _add_slot(slots.setdefault(kind, []), leaf_path)
                     pools.setdefault(kind, []).append(value)
         # The pool is sorted: which slot held which value in the real state is forgotten here.
-        self.deals = [(_by_list(slots[k]), sorted(pools[k], key=repr)) for k in sorted(slots)]
+        self.deals = [(slots[k], sorted(pools[k], key=repr)) for k in sorted(slots)]
         self._drop_pending_answers(base)
         self.secrets = self._secret_answers(base)
         self.base = base
