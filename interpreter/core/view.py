@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import marshal
 import operator
+import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .decision import Decision
@@ -113,42 +115,69 @@ def masked_state(engine: Engine, state: dict[str, Any], seat: int | None) -> dic
     Code that shows a state to a person (e.g. the game's display formulas) runs on this copy,
     so it cannot reveal what the seat may not see, however the formulas are written.
     """
-    return _mask(engine, copy_state(state), seat)
+    # The copy's own columns: a masked reading of it shares nothing with `state`.
+    return masked_reading(engine, copy_state(state), seat)
 
 
 def masked_reading(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """What `masked_state` gives, without copying what `seat` may see: the visible columns are the
     state's own. Only for code that reads and never changes a state (formulas, a bot's judgement)."""
+    hiding = _hiding(engine)
     shallow = dict(state)
-    shallow["seat"] = {name: list(column) for name, column in state["seat"].items()}
-    shallow["global"] = dict(state["global"])
-    shallow["node"] = dict(state["node"])
-    shallow["components"] = {kind: dict(fields) for kind, fields in state["components"].items()}
-    return _mask(engine, shallow, seat)
+    if hiding.seat:
+        seats = shallow["seat"] = dict(state["seat"])
+        for f in hiding.seat:
+            column = seats[f.name] = list(seats[f.name])
+            for owner in range(len(column)):
+                if not (f.visible == "owner" and owner == seat):
+                    column[owner] = _masked(f, column[owner])
+    if hiding.glob:
+        glob = shallow["global"] = dict(state["global"])
+        for f in hiding.glob:
+            glob[f.name] = _masked(f, glob[f.name])
+    if hiding.node:
+        node = shallow["node"] = dict(state["node"])
+        for f in hiding.node:
+            node[f.name] = [_masked(f, v) for v in node[f.name]]
+    if hiding.components:
+        components = shallow["components"] = dict(state["components"])
+        for kind, fields in hiding.components:
+            own = components[kind] = dict(components[kind])
+            for f in fields:
+                own[f.name] = [_masked(f, v) for v in own[f.name]]
+    shallow["stack"] = []
+    shallow["pending"] = None
+    shallow["log"] = []
+    return shallow
 
 
-def _mask(engine: Engine, masked: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """Blank, in place, every field of `masked` hidden from `seat` (its column containers are its own)."""
-    game = engine.game
-    for f in game.global_fields:
-        if f.visible != "all":
-            masked["global"][f.name] = _masked(f, masked["global"][f.name])
-    for f in game.seat_fields:
-        for owner in range(masked["seats"]):
-            if not (f.visible == "all" or (f.visible == "owner" and owner == seat)):
-                masked["seat"][f.name][owner] = _masked(f, masked["seat"][f.name][owner])
-    for f in game.node_fields:
-        if f.visible != "all":
-            masked["node"][f.name] = [_masked(f, v) for v in masked["node"][f.name]]
-    for kind, fields in game.component_fields.items():
-        for f in fields:
-            if f.visible != "all":
-                column = masked["components"][kind][f.name]
-                masked["components"][kind][f.name] = [_masked(f, v) for v in column]
-    masked["stack"] = []
-    masked["pending"] = None
-    masked["log"] = []
-    return masked
+@dataclass(frozen=True)
+class _Hiding:
+    """The fields of a game some seat may not see (the rest are never copied for a masked reading)."""
+
+    glob: list[FieldSpec]
+    seat: list[FieldSpec]
+    node: list[FieldSpec]
+    components: list[tuple[str, list[FieldSpec]]]
+
+
+_HIDING: "weakref.WeakKeyDictionary[Engine, _Hiding]" = weakref.WeakKeyDictionary()
+
+
+def _hiding(engine: Engine) -> _Hiding:
+    """The game's fields hidden from some seat, worked out once per engine (a bot masks a state at
+    every position it judges)."""
+    found = _HIDING.get(engine)
+    if found is None:
+        game = engine.game
+
+        def hidden(fields: Sequence[FieldSpec]) -> list[FieldSpec]:
+            return [f for f in fields if f.visible != "all"]
+
+        found = _HIDING[engine] = _Hiding(
+            hidden(game.global_fields), hidden(game.seat_fields), hidden(game.node_fields),
+            [(kind, hidden(fields)) for kind, fields in game.component_fields.items() if hidden(fields)])
+    return found
 
 
 def masked_from_view(engine: Engine, shown: dict[str, Any]) -> dict[str, Any]:
