@@ -266,6 +266,8 @@ class Needed:
 
     def sides(self, table: np.ndarray, seat: int) -> list[float]:
         """`_sides` of the rows read, 0 for the others."""
+        if len(self.rows) == self.size:         # every row is read (the usual case)
+            return _sides(table, seat)
         rows = list(self.rows)
         out = np.zeros((self.size, 3))
         out[rows] = _sides_array(table[rows], seat)
