@@ -20,12 +20,15 @@ import sys
 from statistics import NormalDist
 from typing import Any
 
+from checkout import child_env
+
 
 def simulate(game: str, profile: str, games: int) -> dict[str, Any]:
     """`simulate --json` with every seat played by `bot:profile`."""
+    # The command runs this checkout's code, as every benchmark does (checkout.py), not the installed one.
     out = subprocess.run([sys.executable, "-m", "interpreter.cli", "simulate", game, "-n", str(games),
                           "--bots", f"bot:{profile}", "--jobs", "2", "--json"],
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True, env=child_env()).stdout
     data: dict[str, Any] = json.loads(out)
     return data
 
