@@ -30,8 +30,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
-import interpreter
-import ruledsl
 from ruledsl import user_cache
 from ruledsl.diagnostics import Diagnostic, Related, Span
 from ruledsl.plain_json import Codec
@@ -157,9 +155,10 @@ def _folder_name() -> str:
 def _code_version() -> str:
     """A digest of every file of the code that checks a game (its Python, grammar and schemas)."""
     digest = hashlib.sha256()
-    for package in (ruledsl, interpreter):
-        root = Path(package.__file__ or "").parent
-        digest.update(package.__name__.encode() + b"\0")
+    # Each package's folder from one of its modules: a package's own __file__ is None when a folder of
+    # the same name earlier on the import path (tests/ruledsl) makes it a namespace package.
+    for package, root in (("ruledsl", Path(user_cache.__file__).parent), ("interpreter", Path(__file__).parents[1])):
+        digest.update(package.encode() + b"\0")
         for path in sorted(_code_files(root)):
             data = path.read_bytes()
             name = str(path.relative_to(root)).encode("utf-8", "surrogateescape")

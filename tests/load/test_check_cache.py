@@ -5,6 +5,8 @@ unchanged board or card list, paid again by every command that loads the game.""
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,3 +99,14 @@ def test_what_is_kept_is_only_the_fact(cache: Path, tmp_path: Path) -> None:
     assert entries and all(p.read_bytes() == b"valid\n" for p in entries)
     assert check_cache.known_valid("game", (game / "game.yaml").read_bytes())
     assert not check_cache.known_valid("board", (game / "game.yaml").read_bytes())
+
+
+def test_the_code_version_is_the_same_when_a_tests_folder_shadows_the_package(tmp_path: Path) -> None:
+    # tests/ruledsl has no __init__.py: with tests/ first on the import path, `ruledsl` is a namespace
+    # package without a __file__, and the digest once walked the working directory instead.
+    tests = Path(__file__).resolve().parents[1]
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import ruledsl; "
+              "from interpreter.load import check_cache; print(ruledsl.__file__, check_cache._code_version())")
+    shadowed = subprocess.run([sys.executable, "-c", script, str(tests)], cwd=tmp_path, capture_output=True,
+                              text=True, check=True).stdout.split()
+    assert shadowed == ["None", check_cache._code_version()]
