@@ -352,6 +352,12 @@ def _depth(t: Type) -> int:
     return 1 + _depth(t.args[0]) if t.kind == "list" else 0
 
 
+def _flat_depth(t: Type) -> int:
+    """How deep a type's lists nest when what they hold at the bottom is never a list; 0 when it may be
+    (a tuple is held as a list, `any` may be one): how the readers know when counting is `len`."""
+    return 0 if _leaf_type(t).kind in ("tuple", "any") else _depth(t)
+
+
 def _kinds(values: Iterable[Any]) -> list[Any]:
     distinct = sorted({v for v in values if isinstance(v, (str, bool)) and v is not None}, key=repr)
     return distinct if 0 < len(distinct) <= MAX_KINDS else []
@@ -435,7 +441,7 @@ class FeatureSpace:
         if t.kind in ("int", "bool"):
             add((name, _SeatRead(name, "number")))
         elif t.kind == "list":
-            add((f"{name}.count", _SeatRead(name, "count", depth=_depth(t))))
+            add((f"{name}.count", _SeatRead(name, "count", depth=_flat_depth(t))))
             if _depth(t) > 1:
                 add((f"{name}.lists", _SeatRead(name, "lists")))
             leaf = _leaf_type(t).kind
@@ -466,7 +472,7 @@ class FeatureSpace:
             for k in self.vocab.get(f"{where}.{label}", []):
                 self.public.append((f"{label}={k}", _PublicRead(path, "matches", k)))
         elif t.kind == "list":
-            self.public.append((f"{label}.count", _PublicRead(path, "counts", depth=_depth(t))))
+            self.public.append((f"{label}.count", _PublicRead(path, "counts", depth=_flat_depth(t))))
 
     def _ownership(self, label: str, name: str, path: tuple[Any, ...], kind: str | None) -> "_Ownership":
         """What each seat owns through a seat-valued node or item field: how many entries, and the sums
@@ -583,7 +589,7 @@ class FeatureSpace:
             for k in self.vocab.get(f"global.{name}", []):
                 add((f"{name}={k}", _PublicRead(path, "equals", k)))
         elif t.kind == "list":
-            add((f"{name}.count", _PublicRead(path, "count", depth=_depth(t))))
+            add((f"{name}.count", _PublicRead(path, "count", depth=_flat_depth(t))))
         elif t.kind == "map":
             inner = t.args[1]
             initial = next(f.initial for f in self.engine.game.global_fields if f.name == name)
@@ -594,7 +600,7 @@ class FeatureSpace:
                     for key2 in sorted(initial.get(key) or {}, key=repr):
                         add((f"{name}[{key}][{key2}]", _PublicRead(path + (key, key2), "number")))
                 else:
-                    add((f"{name}[{key}].count", _PublicRead(path + (key,), "count", depth=_depth(inner))))
+                    add((f"{name}[{key}].count", _PublicRead(path + (key,), "count", depth=_flat_depth(inner))))
 
     # ------------------------------------------------------------ reading a position
     def needed(self, used: list[bool]) -> Needed:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from hypothesis import example, given, strategies as st
 
@@ -9,6 +11,7 @@ from bot_helpers import advance, engine
 from city_helpers import front_of_shops
 from interpreter.agents.features import _sides, _sides_of_rows
 from interpreter.agents.value import feature_space
+from lang_helpers import engine as tiny_engine
 
 
 def test_a_piece_standing_at_a_seats_shop_counts_for_that_seat_with_its_tokens() -> None:
@@ -83,3 +86,14 @@ def test_the_evaluations_sides_read_from_lists_are_numpys_to_the_bit(rows: list[
     slow = _sides(np.array(rows, dtype=float), seat)
     assert fast == slow         # (0.0 and -0.0 alike: numpy's max may keep either)
     assert all(type(v) is float for v in fast)
+
+
+def test_a_list_counts_what_it_holds_also_when_it_holds_tuples(tmp_path: Path) -> None:
+    # A tuple is held as a list: a list of pairs counts their values, as any nested list does, and a
+    # list of numbers its numbers, its empty places left out.
+    eng = tiny_engine(tmp_path, "phase main:\n    end winners seats\n", seat={
+        "pairs": ("list[tuple[int, int]]", [[1, 2], [3, 4]]), "marks": ("list[int?]", [1, None, 3])})
+    space = feature_space(eng)
+    row = dict(zip(space.names, space.extract(eng.new_game(2, 1), 0)))
+    assert row["pairs.count:own"] == 4.0
+    assert row["marks.count:own"] == 2.0
