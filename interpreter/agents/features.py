@@ -23,6 +23,7 @@ run on `view.masked_reading` of it: what the seat may not see cannot reach a fea
 
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Callable, Iterable, Iterator
@@ -36,6 +37,8 @@ from ..core.view import HIDDEN, Shown, masked_reading, visible_fields
 
 # A text field or attribute is counted by value when it takes at most this many values.
 MAX_KINDS = 12
+# Contents of an ownership's carried columns kept at once (each a small array); all are let go when full.
+KEPT_PARTS = 256
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,9 @@ class _Ownership:
             if k is not None:
                 texts.setdefault(path, {})[k] = j
         self.texts = list(texts.items())
+        # The columns what the entries carry is read from, each once, and what they gave, by content.
+        self.paths = list(dict.fromkeys(path for path, _ in dynamic))
+        self._kept: dict[bytes, np.ndarray] = {}
 
     @staticmethod
     def _column(shown: Shown, path: tuple[Any, ...]) -> Any:
@@ -161,12 +167,33 @@ class _Ownership:
             for owner in (v if isinstance(v, list) else (v,)):
                 if type(owner) is int and 0 <= owner < n:
                     held[i, owner] += 1.0
-        parts = np.zeros((len(entries), self.width))
+        return held, self._parts(shown, len(entries))
+
+    def _parts(self, shown: Shown, size: int) -> np.ndarray:
+        """What each entry carries (entries x names), kept by the content of the columns it is read from:
+        the positions a bot judges in a decision mostly share them (about five positions to a content,
+        measured), where who holds what changes more often."""
+        try:
+            key: bytes | None = marshal.dumps([size, *(self._column(shown, path) for path in self.paths)])
+        except ValueError:     # something marshal cannot write: not kept
+            key = None
+        found = self._kept.get(key) if key is not None else None
+        if found is None:
+            found = self._read_parts(shown, size)
+            if key is not None:
+                if len(self._kept) >= KEPT_PARTS:
+                    self._kept.clear()
+                found.flags.writeable = False      # shared by the positions that read it
+                self._kept[key] = found
+        return found
+
+    def _read_parts(self, shown: Shown, size: int) -> np.ndarray:
+        parts = np.zeros((size, self.width))
         parts[:, 0] = 1.0
         if self.numbers:
             columns = [self._column(shown, path) for _, path in self.numbers]
             try:    # whole numbers and yes/no (the usual case) convert at once
-                numbers = np.array([c if isinstance(c, list) else [0.0] * len(entries) for c in columns], dtype=float)
+                numbers = np.array([c if isinstance(c, list) else [0.0] * size for c in columns], dtype=float)
                 parts[:, [j for j, _ in self.numbers]] = np.where(numbers != numbers, 0.0, numbers).T
             except (TypeError, ValueError):
                 for (j, _), col in zip(self.numbers, columns):
@@ -183,7 +210,7 @@ class _Ownership:
                     parts[list(rows), list(places)] = 1.0
         if self.static is not None:
             parts[:, self.width - self.static.shape[1]:] = self.static
-        return held, parts
+        return parts
 
 
 def _numbers(column: list[Any]) -> Any:

@@ -10,7 +10,8 @@ from hypothesis import example, given, strategies as st
 from bot_helpers import advance, engine
 from city_helpers import front_of_shops
 from interpreter.agents.features import _sides, _sides_of_rows
-from interpreter.agents.value import feature_space
+from interpreter.agents.value import feature_space, learned_value
+from interpreter.core.state import copy_state
 from lang_helpers import engine as tiny_engine
 
 
@@ -97,3 +98,20 @@ def test_a_list_counts_what_it_holds_also_when_it_holds_tuples(tmp_path: Path) -
     row = dict(zip(space.names, space.extract(eng.new_game(2, 1), 0)))
     assert row["pairs.count:own"] == 4.0
     assert row["marks.count:own"] == 2.0
+
+
+def test_what_a_lot_carries_is_read_again_when_it_changes() -> None:
+    # What the lots carry is kept by the content of their columns: a lot built since, or the same
+    # content in another state, reads as a space that never saw either would read it.
+    eng = engine("downtown")
+    space = learned_value(eng).space          # with the kinds of lot its training saw
+    state = eng.new_game(4, 3)
+    for lot in range(3):
+        state["node"]["markers"][lot] = [0, 1]
+    before = space.extract(state, 0)
+    built = copy_state(state)
+    built["node"]["plaque"][1] = "industry"
+    after = dict(zip(space.names, space.extract(built, 0)))
+    assert after["markers.owned.plaque=industry:own"] == 1.0
+    assert list(after.values()) == feature_space(eng, space.vocab).extract(built, 0) != before
+    assert space.extract(copy_state(state), 0) == before == feature_space(eng, space.vocab).extract(state, 0)
