@@ -173,13 +173,14 @@ class _Ownership:
         """What each entry carries (entries x names), kept by the content of the columns it is read from:
         the positions a bot judges in a decision mostly share them (about five positions to a content,
         measured), where who holds what changes more often."""
+        columns = {path: self._column(shown, path) for path in self.paths}
         try:
-            key: bytes | None = marshal.dumps([size, *(self._column(shown, path) for path in self.paths)])
+            key: bytes | None = marshal.dumps([size, *columns.values()])
         except ValueError:     # something marshal cannot write: not kept
             key = None
         found = self._kept.get(key) if key is not None else None
         if found is None:
-            found = self._read_parts(shown, size)
+            found = self._read_parts(columns, size)
             if key is not None:
                 if len(self._kept) >= KEPT_PARTS:
                     self._kept.clear()
@@ -187,19 +188,20 @@ class _Ownership:
                 self._kept[key] = found
         return found
 
-    def _read_parts(self, shown: Shown, size: int) -> np.ndarray:
+    def _read_parts(self, columns: dict[tuple[Any, ...], Any], size: int) -> np.ndarray:
+        """`_parts` from the columns read (by path)."""
         parts = np.zeros((size, self.width))
         parts[:, 0] = 1.0
         if self.numbers:
-            columns = [self._column(shown, path) for _, path in self.numbers]
+            read = [columns[path] for _, path in self.numbers]
             try:    # whole numbers and yes/no (the usual case) convert at once
-                numbers = np.array([c if isinstance(c, list) else [0.0] * size for c in columns], dtype=float)
+                numbers = np.array([c if isinstance(c, list) else [0.0] * size for c in read], dtype=float)
                 parts[:, [j for j, _ in self.numbers]] = np.where(numbers != numbers, 0.0, numbers).T
             except (TypeError, ValueError):
-                for (j, _), col in zip(self.numbers, columns):
+                for (j, _), col in zip(self.numbers, read):
                     parts[:, j] = _numbers(col) if isinstance(col, list) else 0.0
         for path, kinds in self.texts:
-            col = self._column(shown, path)
+            col = columns[path]
             if isinstance(col, list):
                 try:
                     marks = [(i, kinds[x]) for i, x in enumerate(col) if x in kinds]
