@@ -8,7 +8,7 @@ without one gives every position the same value, so only finished playouts tell 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..core.engine import Engine
 from ..core.errors import RuleError
@@ -16,6 +16,36 @@ from ..core.errors import RuleError
 
 class UnknownProfile(ValueError):
     """A bot profile the game does not declare."""
+
+
+class _EverySeat:
+    """A formula of no argument giving every seat's value, as a function of (runtime, seat): worked
+    out once for the state bound, then read seat by seat (a position is judged for every seat)."""
+
+    def __init__(self, name: str, formula: Callable[[Any], Any]):
+        self.name = name
+        self.formula = formula
+        self.read: tuple[Any, int] | None = None    # (the runtime, its count of binds) the values are of
+        self.values: Any = None
+
+    def __call__(self, runtime: Any, seat: int) -> Any:
+        read = self.read
+        if read is None or read[0] is not runtime or read[1] != runtime.bound:
+            values = self.formula(runtime)
+            if len(values) != runtime.nseats:
+                raise RuleError(f"bots: '{self.name}' gives {len(values)} values for {runtime.nseats} seats "
+                                "(one per seat, in seat order)", None)
+            self.values, self.read = values, (runtime, runtime.bound)
+        return self.values[seat]
+
+
+def seat_formula(engine: Engine, name: str) -> Callable[[Any, int], Any]:
+    """A formula the bots judge by (game.yaml `bots`), as a function of (runtime, seat): a formula of
+    one seat as it is, a formula of no argument giving a list (one value per seat) read once for
+    each state bound. The caller binds the state to judge before the first seat's call."""
+    formula = engine.program.formulas[name][0]
+    params = engine.program.formula_types[name][0]
+    return _EverySeat(name, formula) if not params else formula
 
 
 class Evaluation:
@@ -31,29 +61,31 @@ class Evaluation:
             terms = settings.profiles[profile]
         else:
             terms = settings.evaluation
-        formulas = engine.program.formulas
-        self.terms: list[tuple[Callable[..., Any], float]] = [(formulas[name][0], w) for name, w in terms]
+        self.terms: list[tuple[Callable[..., Any], float]] = [(seat_formula(engine, name), w) for name, w in terms]
         self.score = engine.game.score_field if not terms else None
         self.informative = bool(self.terms) or self.score is not None
 
     def value(self, state: dict[str, Any], seat: int) -> float:
         """The seat's evaluation in this (full) state."""
+        return self._of(state, [seat])[0]
+
+    def values(self, state: dict[str, Any]) -> list[float]:
+        """Every seat's evaluation (the state bound once for all of them)."""
+        return self._of(state, range(state["seats"]))
+
+    def _of(self, state: dict[str, Any], seats: Iterable[int]) -> list[float]:
         if self.score is not None:
-            return float(state["seat"][self.score][seat])
+            return [float(state["seat"][self.score][s]) for s in seats]
         if not self.terms:
-            return 0.0
+            return [0.0 for _ in seats]
         runtime = self.engine.runtime
         runtime.bind(state)
         try:
-            return float(sum(w * f(runtime, seat) for f, w in self.terms))
+            return [float(sum(w * f(runtime, s) for f, w in self.terms)) for s in seats]
         except RuleError:
             raise
         except Exception as err:
             raise self.engine._locate(err) from err
-
-    def values(self, state: dict[str, Any]) -> list[float]:
-        """Every seat's evaluation."""
-        return [self.value(state, s) for s in range(state["seats"])]
 
 
 class Judging:

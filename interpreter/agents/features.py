@@ -34,6 +34,7 @@ from ruledsl.types import Type
 
 from ..core.engine import Engine
 from ..core.view import HIDDEN, Shown, masked_reading, visible_fields
+from .evaluation import seat_formula
 
 # A text field or attribute is counted by value when it takes at most this many values.
 MAX_KINDS = 12
@@ -769,8 +770,7 @@ class FeatureSpace:
 
     def evaluation_terms(self, terms: tuple[tuple[str, float], ...]) -> list[tuple[Callable[..., Any], float]]:
         """A declared evaluation's formulas, compiled, with their weights."""
-        formulas = self.engine.program.formulas
-        return [(formulas[formula][0], w) for formula, w in terms]
+        return [(seat_formula(self.engine, formula), w) for formula, w in terms]
 
 
 def _judge(runtime: Any, terms: list[tuple[Callable[..., Any], float]], seat: int) -> float | None:

@@ -77,7 +77,7 @@ class Runtime:
     """Reads and changes one state for the generated code; asks the pickers in agent mode."""
 
     # Fixed attributes: the generated code reads and writes `steps` and the columns very often.
-    __slots__ = ("C", "N", "S", "V", "action", "cap", "depth", "engine", "journal", "logged", "logging",
+    __slots__ = ("C", "N", "S", "V", "action", "bound", "cap", "depth", "engine", "journal", "logged", "logging",
                  "loop_spans", "names", "new_frame", "node_ids", "nseats", "phases", "pickers", "returned", "seats",
                  "specs", "state", "steps")
 
@@ -101,9 +101,12 @@ class Runtime:
         self.returned: Any = None
         self.nseats = 0
         self.seats: list[int] = []
+        # How many times a state was bound: what is read of a bound state holds until the next bind.
+        self.bound = 0
 
     def bind(self, state: dict[str, Any]) -> None:
         """Point the runtime at the state to run."""
+        self.bound += 1
         self.state = state
         self.S = state["seat"]
         self.N = state["node"]

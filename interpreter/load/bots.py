@@ -2,7 +2,8 @@
 
 ```yaml
 bots:
-  evaluation: position                       # a formula of one seat giving a number
+  evaluation: position                       # a formula of one seat giving a number (or of none
+                                             # giving a list, one number per seat)
   profiles:
     builder: {position: 1, buildings: 2}     # or formulas with weights, summed
   playout: 40                                # decisions a search playout makes before it evaluates
@@ -11,7 +12,7 @@ bots:
 ```
 
 The shapes are checked by the schema; this module checks that every name is a formula of one seat
-giving a number, and that `network: no` has an evaluation to stand for, and places each mistake on
+giving a number (or of no argument giving every seat's, a list of numbers), and that `network: no` has an evaluation to stand for, and places each mistake on
 its name in game.yaml.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 from ruledsl.diagnostics import did_you_mean
 from ruledsl.program import Program
+from ruledsl.types import Type
 
 from ..core.game import BotSettings
 from .base import LoaderBase
@@ -45,6 +47,15 @@ def bot_formulas(data: dict[str, Any]) -> tuple[str, ...]:
     for profile in (bots.get("profiles") or {}).values():
         names.extend(name for name, _ in _terms(profile))
     return tuple(names)
+
+
+def _judges(params: list[Type], result: Type) -> bool:
+    """Whether a formula can judge a position: of one seat giving a number, or of no argument giving
+    a list of numbers (every seat's at once, for an evaluation that shares work between seats)."""
+    numbers = ("int", "bool", "any")
+    if not params:
+        return result.kind == "any" or (result.kind == "list" and result.elem.kind in numbers)
+    return [t.kind for t in params] == ["seat"] and result.kind in numbers
 
 
 class BotsMixin(LoaderBase):
@@ -77,9 +88,10 @@ class BotsMixin(LoaderBase):
             if found is None:
                 self.diags.error(where, "unknown-name", f"bots: '{name}' is not a formula",
                                  did_you_mean(name, list(program.formula_types)))
-            elif [t.kind for t in found[0]] != ["seat"] or found[1].kind not in ("int", "bool", "any"):
+            elif not _judges(found[0], found[1]):
                 params = ", ".join(str(t) for t in found[0])
-                self.diags.error(where, "type", f"bots: '{name}' must be a formula of one seat giving a number, "
-                                 f"not of ({params}) giving {found[1]}",
+                self.diags.error(where, "type", f"bots: '{name}' must be a formula of one seat giving a number "
+                                 f"(or of no argument giving a list of numbers, one per seat), not of ({params}) "
+                                 f"giving {found[1]}",
                                  f"like: formula {name}(s: seat) = s.money")
         return terms

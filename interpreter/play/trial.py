@@ -26,6 +26,7 @@ from ruledsl.compiler import MODULE_NAME
 from ruledsl.diagnostics import Severity, Span
 
 from ..agents import RandomAgent, bot_seed
+from ..agents.evaluation import seat_formula
 from ..core.decision import Decision
 from ..core.engine import Engine
 from ..core.errors import RuleError
@@ -192,7 +193,7 @@ class _Screens:
         if self.judged_by:
             runtime.bind(masked_reading(self.engine, state, seat))
         for name in self.judged_by:
-            formula = self.engine.program.formulas[name][0]
+            formula = seat_formula(self.engine, name)
             try:
                 formula(runtime, seat)
             except KeyboardInterrupt:

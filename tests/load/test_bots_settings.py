@@ -18,6 +18,10 @@ formula cash(s: seat) = s.money
 
 formula first_name() = "a"
 
+formula fortunes() = [s.money + 2 * s.points for s in seats]
+
+formula labels() = ["a" for s in seats]
+
 phase main:
     end winners seats
 """
@@ -74,6 +78,17 @@ def test_a_formula_that_does_not_judge_a_seat_is_a_type_error(tmp_path: Path) ->
     _, diags = game_with(tmp_path, {"evaluation": "first_name"})
     (d,) = errors(diags)
     assert d.code == "type" and "one seat giving a number" in d.message and "giving str" in d.message
+
+
+def test_a_formula_of_no_argument_judges_every_seat_with_a_list_of_numbers(tmp_path: Path) -> None:
+    game, diags = game_with(tmp_path, {"evaluation": "fortunes", "profiles": {"miser": {"cash": 1, "fortunes": 1}}})
+    assert errors(diags) == []
+    assert game.bots.evaluation == (("fortunes", 1.0),)
+    other = tmp_path / "labels"
+    other.mkdir()
+    _, diags = game_with(other, {"evaluation": "labels"})
+    (d,) = errors(diags)
+    assert d.code == "type" and "of no argument giving a list of numbers" in d.message and "list[str]" in d.message
 
 
 def test_shapes_are_schema_errors(tmp_path: Path) -> None:
