@@ -50,7 +50,7 @@ def test_a_thief_within_reach_of_a_seats_shop_lowers_its_position() -> None:
     def read(shop: int) -> tuple[float, float, float]:
         state["node"]["owner"][shop], state["node"]["tokens"][shop] = 1, 3
         runtime, f = _formulas(eng, state)
-        found = (float(f["thief_threat"](runtime, 1)), float(f["customer_reach"](runtime, 1)), float(f["position"](runtime, 1)))
+        found = (float(f["thief_threat"](runtime)[1]), float(f["customer_reach"](runtime)[1]), float(f["position"](runtime)[1]))
         state["node"]["owner"][shop], state["node"]["tokens"][shop] = None, 0
         return found
 
