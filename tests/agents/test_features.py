@@ -115,3 +115,22 @@ def test_what_a_lot_carries_is_read_again_when_it_changes() -> None:
     assert after["markers.owned.plaque=industry:own"] == 1.0
     assert list(after.values()) == feature_space(eng, space.vocab).extract(built, 0) != before
     assert space.extract(copy_state(state), 0) == before == feature_space(eng, space.vocab).extract(state, 0)
+
+
+def test_public_numbers_read_every_field_and_map_entry_from_each_seats_side(tmp_path: Path) -> None:
+    # The public numbers are read by one compiled function (shared beginnings of paths walked once):
+    # each entry of a map of maps is its own number, a seat-valued field is read from each seat's
+    # side, and every seat's row agrees with the row read for that seat alone.
+    eng = tiny_engine(tmp_path, "phase main:\n    end winners seats\n", global_={
+        "supply": ("map[str, map[str, int]]", {"red": {"big": 3, "small": 1}, "blue": {"big": 0, "small": 7}}),
+        "round": ("int", 4), "mayor": ("seat", 0), "pile": ("list[int]", [5, 6, 7])})
+    space = feature_space(eng)
+    state = eng.new_game(3, 1)
+    state["global"]["mayor"] = 2
+    rows = [dict(zip(space.names, space.extract(state, seat))) for seat in range(3)]
+    assert rows[0]["supply[red][big]"] == 3.0 and rows[0]["supply[blue][small]"] == 7.0
+    assert rows[0]["supply[red][small]"] == 1.0 and rows[0]["supply[blue][big]"] == 0.0
+    assert rows[0]["round"] == 4.0 and rows[0]["pile.count"] == 3.0
+    assert [row["mayor=own"] for row in rows] == [0.0, 0.0, 1.0]
+    assert [row["mayor.after"] for row in rows] == [2 / 3, 1 / 3, 0.0]
+    assert space.extract_all(state) == [space.extract(state, seat) for seat in range(3)]
