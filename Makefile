@@ -62,7 +62,9 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_acquire.py
 	for g in downtown city; do $(BIN)/python benchmarks/bench_match.py --game $$g --games $(MATCH_GAMES) --jobs 2 || exit 1; done
 	$(BIN)/python benchmarks/bench_match.py --game london --players 3 --games $(MATCH_GAMES) --jobs 2
-	for g in downtown city london; do $(BIN)/python benchmarks/bench_match.py --game $$g --bot mcts --games 30 --jobs 2 || exit 1; done
+	$(BIN)/python benchmarks/bench_match.py --game london --players 4 --games $(MATCH_GAMES) --jobs 2
+	for g in downtown city; do $(BIN)/python benchmarks/bench_match.py --game $$g --bot mcts --games 30 --jobs 2 || exit 1; done
+	$(BIN)/python benchmarks/bench_match.py --game london --players 3 --bot mcts --games 30 --jobs 2
 	$(BIN)/python benchmarks/bench_train.py
 
 # Rewrite the stored golden journals and event logs (tests/data/golden/), then the screens made from
