@@ -104,12 +104,19 @@ class Workers(Generic[Key]):
             return
         pool, self._pool = self._pool, None
         processes = list((pool._processes or {}).values())
+        result_queue = pool._result_queue        # (shutdown lets go of it)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():
                 process.terminate()
         for process in processes:
             process.join()
+        # A worker killed while sending a result leaves half a message in the result pipe: the pool's
+        # manager thread then waits for the rest for ever, and the interpreter, which joins that
+        # thread at exit, never exits (a batch stopped by Ctrl-C hung after its report, now and then).
+        # Every worker is gone; closing our own end for writing lets that wait end (end of file).
+        if result_queue is not None:
+            result_queue._writer.close()    # type: ignore[attr-defined]  # (its reader is being read)
 
     def __enter__(self) -> "Workers[Key]":
         return self
