@@ -28,7 +28,7 @@ from .features import lead, vocabulary
 from .learned import ValueAgent
 from .random import RandomAgent
 from .seeding import bot_seed
-from .value import LearnedValue, Network, feature_space, final_scores, profile_steers, result_target, use_value
+from .value import LearnedValue, Network, feature_space, final_scores, profile_steers, result_target, sigmoid, use_value
 
 # A self-play game stopped here is dropped (rules that loop while bots play): it says nothing of who wins.
 GAME_CAP = 20_000
@@ -206,7 +206,7 @@ def _calibrated(z: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
     x = np.hstack([z, np.ones((len(z), 1))])
     w = np.zeros(x.shape[1])
     for _ in range(25):
-        p = 1.0 / (1.0 + np.exp(-(x @ w)))
+        p = sigmoid(x @ w)
         hessian = (x * (p * (1.0 - p))[:, None]).T @ x + 1e-6 * np.eye(len(w))
         step = np.linalg.solve(hessian, x.T @ (p - y))
         w -= step
@@ -290,7 +290,7 @@ def fit(rows: list[list[float]], targets: list[float], hidden: int, epochs: int,
             idx = order[start:start + batch]
             zb, yb = z[idx], yt[idx]
             h = np.tanh(zb @ params["w1"] + params["b1"])
-            p = 1.0 / (1.0 + np.exp(-(h @ params["w2"] + zb @ params["linear"] + params["b2"][0])))
+            p = sigmoid(h @ params["w2"] + zb @ params["linear"] + params["b2"][0])
             err = (p - yb) / len(idx)                      # d(cross-entropy)/d(logit)
             grads = {"w2": h.T @ err + l2 * params["w2"], "linear": zb.T @ err + l2 * params["linear"],
                      "b2": np.array([err.sum()])}

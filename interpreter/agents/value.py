@@ -85,6 +85,15 @@ def final_scores(game: Game, state: dict[str, Any]) -> list[float] | None:
     return [float(v) for v in state["seat"][game.score_field]]
 
 
+def sigmoid(logit: np.ndarray) -> np.ndarray:
+    """1 / (1 + e^-logit), element by element."""
+    # A position far out of what training saw (a playout's ruin) gives a logit past e's range: the
+    # value is then 0 or 1 exactly, as it should be, and no warning is printed in a player's session.
+    with np.errstate(over="ignore"):
+        out: np.ndarray = 1.0 / (1.0 + np.exp(-logit))
+    return out
+
+
 @dataclass
 class Network:
     """The fitted function: standardised features → one hidden tanh layer plus a linear part → a sigmoid."""
@@ -101,8 +110,7 @@ class Network:
         """Values in (0, 1) for rows of raw features."""
         z = (x - self.mean) / self.scale
         h = np.tanh(z @ self.w1 + self.b1)
-        out: np.ndarray = 1.0 / (1.0 + np.exp(-(h @ self.w2 + z @ self.linear + self.b2)))
-        return out
+        return sigmoid(h @ self.w2 + z @ self.linear + self.b2)
 
     def used(self) -> list[bool]:
         """Which features any weight reads (the others leave every prediction as it is, to the bit)."""

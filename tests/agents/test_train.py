@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from interpreter.agents.train import HOLD_OUT, fit
@@ -43,3 +45,15 @@ def test_a_value_learns_what_predicts_the_outcome() -> None:
     y = np.asarray(targets)[held]
     predicted = fitted.network.predict(x)
     assert predicted[y == 1].mean() > predicted[y == 0].mean() + 0.2
+
+
+def test_a_position_far_past_what_training_saw_is_valued_without_a_warning() -> None:
+    # A playout's ruin gives a logit past e's range: the value is 0 or 1, and a player's session
+    # prints nothing about it.
+    from interpreter.agents.value import Network
+    network = Network(mean=np.zeros(1), scale=np.ones(1), w1=np.zeros((1, 0)), b1=np.zeros(0),
+                      w2=np.zeros(0), linear=np.array([1.0]), b2=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = network.predict(np.array([[-1e6], [0.0], [1e6]]))
+    assert values.tolist() == [0.0, 0.5, 1.0]
