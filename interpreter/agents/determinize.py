@@ -7,7 +7,8 @@ may know, and every sample fills in the rest at random from the bot's own genera
   node fields) are redealt: every element of such a list is a *slot*; an element the seat sees
   anywhere (in a visible field, or among its own options) stays where it is, and the others are
   dealt again, uniformly, among the slots holding values of the same type (cards with cards,
-  nodes with nodes). The lists keep their sizes. For a component kind with `places`, the values
+  nodes with nodes) and, for a kind that declares a `back`, the same back (what every seat can
+  tell of a card it may not see: an A card stays among the A cards). The lists keep their sizes. For a component kind with `places`, the values
   in hidden slots are exactly the items the seat has not seen, so nothing is learnt from them.
 - Hidden values that are not in a list (a secret number) take the field's initial value.
 - The game's generator (`state["rng"]`) is re-seeded from the bot's stream: no sample knows the
@@ -94,6 +95,11 @@ def _set(state: dict[str, Any], path: Path, value: Any) -> None:
     _get(state, path[:-1])[path[-1]] = value
 
 
+def _back(backs: tuple[Any, ...], item: Any) -> Any:
+    """What the back of an item shows (its attribute), by the item's index in its kind."""
+    return backs[item] if type(item) is int and 0 <= item < len(backs) else None
+
+
 def _add_slot(grouped: list[tuple[Path, list[int]]], path: Path) -> None:
     """Add a slot to slots grouped by the list that holds them, in order: (the list's path, positions in it)."""
     if grouped and grouped[-1][0] == path[:-1]:
@@ -111,6 +117,8 @@ class _Fields:
         # Items of a component kind are unique pieces: one seen anywhere is not among the unseen.
         # Numbers, texts, seats and nodes are values that may stand in many places at once.
         self.unique = frozenset(world.components)
+        # What the back of each item of a kind shows (by item), where the kind declares one.
+        self.backs = {kind: world.components[kind].attr_values[name] for kind, name in game.component_backs.items()}
         # Each field with its type and whether its values may hold items (most hold none: no walk).
         self.seat = [self._field(f, world.seat_fields[f.name].type) for f in game.seat_fields]
         self.glob = [self._field(f, world.global_fields[f.name].type) for f in game.global_fields]
@@ -178,10 +186,11 @@ class InfoSet:
                 if kind in unique and value is not None:
                     seen.add((kind, value))
         self._see_own_options(base, seen, unique)
-        # Slots: positions in hidden lists whose value the seat has not seen, by value kind, grouped
-        # by the list that holds them.
-        slots: dict[str, list[tuple[Path, list[int]]]] = {}
-        pools: dict[str, list[Any]] = {}
+        # Slots: positions in hidden lists whose value the seat has not seen, by value kind and back,
+        # grouped by the list that holds them.
+        slots: dict[tuple[str, Any], list[tuple[Path, list[int]]]] = {}
+        pools: dict[tuple[str, Any], list[Any]] = {}
+        backs = fields.backs
         for path, t, initial in hidden:
             if not _has_list(t):
                 # A hidden value outside any list: nothing to deal it from, so the sample assumes
@@ -193,18 +202,27 @@ class InfoSet:
             if plain is not None:
                 # A hand, a deck, piles: their unseen values at once, not leaf by leaf.
                 kind, lists = plain
+                back = backs.get(kind)
                 for place, values in lists:
                     unseen = [i for i, v in enumerate(values) if v is not None and (kind, v) not in seen]
-                    if unseen:
-                        slots.setdefault(kind, []).append((path + place, unseen))
-                        pools.setdefault(kind, []).extend(values[i] for i in unseen)
+                    if not unseen:
+                        continue
+                    if back is None:
+                        slots.setdefault((kind, None), []).append((path + place, unseen))
+                        pools.setdefault((kind, None), []).extend(values[i] for i in unseen)
+                        continue
+                    for i in unseen:
+                        key = (kind, _back(back, values[i]))
+                        _add_slot(slots.setdefault(key, []), path + place + (i,))
+                        pools.setdefault(key, []).append(values[i])
                 continue
             for leaf_path, kind, value, in_list in _leaves(value, t, path, False):
                 if in_list and value is not None and (kind, value) not in seen:
-                    _add_slot(slots.setdefault(kind, []), leaf_path)
-                    pools.setdefault(kind, []).append(value)
+                    key = (kind, _back(backs[kind], value) if kind in backs else None)
+                    _add_slot(slots.setdefault(key, []), leaf_path)
+                    pools.setdefault(key, []).append(value)
         # The pool is sorted: which slot held which value in the real state is forgotten here.
-        self.deals = [(slots[k], sorted(pools[k], key=repr)) for k in sorted(slots)]
+        self.deals = [(slots[k], sorted(pools[k], key=repr)) for k in sorted(slots, key=lambda k: (k[0], repr(k[1])))]
         self._drop_pending_answers(base)
         self.secrets = self._secret_answers(base)
         self.base = base

@@ -89,6 +89,8 @@ class Game:
     component_fields: dict[str, tuple[FieldSpec, ...]] = field(default_factory=dict)
     # kind -> the seat and global fields that hold every item of that kind exactly once
     component_places: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # kind -> the attribute every seat can tell of an item it may not see (what its back shows)
+    component_backs: dict[str, str] = field(default_factory=dict)
     variant: str | None = None
     variants: tuple[str, ...] = ()
     display: dict[str, str] = field(default_factory=dict)

@@ -447,11 +447,49 @@ def _column_reader(f: FieldSpec, where: tuple[str, ...]) -> FieldReader:
     return lambda state, seat: hide(state["components"][kind][name])
 
 
+def _backs_readers(engine: Engine) -> list[tuple[str, FieldSpec, tuple[Any, ...]]]:
+    """The hidden lists of items whose kind declares a back, with what each item's back shows:
+    ("seat" or "global", field, backs by item)."""
+    game = engine.game
+    found = []
+    for part, fields in (("seat", game.seat_fields), ("global", game.global_fields)):
+        for f in fields:
+            kind = f.type_text[len("list["):-1] if f.type_text.startswith("list[") else ""
+            attribute = game.component_backs.get(kind)
+            if f.visible != "all" and f.public_size and attribute is not None:
+                found.append((part, f, game.world.components[kind].attr_values[attribute]))
+    return found
+
+
+def _backs_of(items: list[Any], backs: tuple[Any, ...]) -> list[list[Any]]:
+    """How many of the items show each back: [[back, count], ...] in the backs' order."""
+    counts: dict[Any, int] = {}
+    for item in items:
+        if type(item) is int and 0 <= item < len(backs):
+            counts[backs[item]] = counts.get(backs[item], 0) + 1
+    return [[b, counts[b]] for b in sorted(counts, key=repr)]
+
+
+def backs_shown(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """What every seat can tell of the hidden lists of items whose kind declares a `back` (a deck,
+    the others' hands): how many items of each back they hold, as `view` gives it ("global.deck":
+    [[back, count], ...]; "seat.hand": one such list per seat, None for a hand the seat sees)."""
+    shown: dict[str, Any] = {}
+    for part, f, backs in _backs_readers(engine):
+        if part == "global":
+            shown[f"global.{f.name}"] = _backs_of(state["global"][f.name], backs)
+        else:
+            shown[f"seat.{f.name}"] = [None if f.visible == "owner" and owner == seat else _backs_of(items, backs)
+                                       for owner, items in enumerate(state["seat"][f.name])]
+    return shown
+
+
 def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The state as `seat` sees it (None: a spectator who sees only public information).
 
     Fields declared `visible: owner` show only to their seat, `visible: nobody` to no one (as
-    HIDDEN; a hidden list declared `public_size` shows its shape, see `shape`); the rules' paused
+    HIDDEN; a hidden list declared `public_size` shows its shape, see `shape`, and under "backs"
+    what the backs of its items show, where their kind declares a `back`); the rules' paused
     position, pending answers of other seats and private log lines never appear.
     """
     seats, glob, nodes, components = visible_fields(engine, state, seat)
@@ -470,5 +508,5 @@ def view(engine: Engine, state: dict[str, Any], seat: int | None) -> dict[str, A
     return {
         "game": state["game"], "seat": seat, "names": list(state["names"]), "seats": seats, "global": glob,
         "node": nodes, "components": components, "log": log, "pending": pending,
-        "result": state["result"], "decisions": state["decisions"],
+        "result": state["result"], "decisions": state["decisions"], "backs": backs_shown(engine, state, seat),
     }

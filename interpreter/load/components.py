@@ -1,4 +1,5 @@
-"""Component files: items (copies expanded), their attributes, abilities written as rules code, places."""
+"""Component files: items (copies expanded), their attributes, abilities written as rules code, places,
+what their backs show."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from ruledsl.program import AbilityCode
 from ruledsl.syntax import ast as A
 from ruledsl.syntax.parser import parse_block
 from ruledsl.types import Type, type_of_data, unify
-from ruledsl.world import DataSource
+from ruledsl.world import DataSource, World
 
 from .base import LoaderBase, _freeze
 from .misspelt_keys import check_misspelt_keys
@@ -109,6 +110,27 @@ class ComponentsMixin(LoaderBase):
             {k: v[0].type for k, v in seat_fields.items()}, {k: v[0].type for k, v in global_fields.items()}, others))
         return result
 
+    def backs(self, data: dict[str, Any], pos: PositionMap, world: World) -> dict[str, str]:
+        """Each kind's attribute that every seat can tell of an item it may not see (`back:`), checked
+        to be one of the items' attributes."""
+        result = {}
+        for kind, spec in (data.get("components") or {}).items():
+            name = spec.get("back")
+            component = world.components.get(kind)
+            if name is None or component is None:    # (a kind whose file has errors is reported there)
+                continue
+            where = pos.nearest(("components", kind, "back"))
+            attributes = [a for a in component.attr_values if a != "id"]
+            if name == "id":
+                self.diags.error(where, "type", f"a {kind}'s id on its back would show which {kind} it is",
+                                 f"name the attribute its back shows{_among(attributes)}, or leave `back` out")
+            elif name not in attributes:
+                self.diags.error(where, "unknown-field", f"{kind} items have no attribute '{name}'",
+                                 did_you_mean(name, attributes) or f"name the attribute its back shows{_among(attributes)}")
+            else:
+                result[kind] = name
+        return result
+
     def ability_params(self, kind: str, ability: str, text: str, span: Span) -> tuple[A.Param, ...]:
         """`this` (the item) and the parameters declared for an ability, e.g. "you: seat"."""
         params = [A.Param(span, "this", kind)]
@@ -181,3 +203,8 @@ def _text_start(lines: list[str], span: Span) -> tuple[int, int]:
 def code_start(lines: list[str], span: Span) -> tuple[int, int]:
     """Where an item's ability code begins in its YAML file (1-based line and column), given the value's span."""
     return _text_start(lines, span)
+
+
+def _among(names: list[str]) -> str:
+    """` (a, b, c)` to follow a hint's words with, or nothing when there are none."""
+    return f" ({', '.join(names)})" if names else ""

@@ -68,6 +68,7 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             return None
         self._check_display(data, pos, program)
         places = self.places(data, pos, declared["seat"], declared["global"])
+        backs = self.backs(data, pos, world)
         screen = self.screen(data, pos, program, {part: tuple(v[1] for v in fields.values())
                                                    for part, fields in {**declared, **component_fields}.items()},
                              set(kinds))
@@ -85,7 +86,7 @@ class _Loader(BoardMixin, ComponentsMixin, NamesMixin, FieldsMixin, TablesMixin,
             global_fields=tuple(v[1] for v in declared["global"].values()),
             node_fields=tuple(v[1] for v in declared["node"].values()), node_cells=cells,
             component_fields={kind: tuple(v[1] for v in fields.values()) for kind, fields in component_fields.items()},
-            component_places=places,
+            component_places=places, component_backs=backs,
             score_field=summary.get("score", data.get("currency")), rounds_field=summary.get("rounds"),
             variant=self.variant, variants=tuple(data.get("options") or ()), display=dict(data.get("display") or {}),
             screen=screen, reconstructed_board=reconstructed, credits=data.get("credits", ""), bots=bots,

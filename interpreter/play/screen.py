@@ -282,7 +282,8 @@ class Screens:
                 blocks += wrapped(_entry(f"  {title}: ", printable(str(text)), changed), width)
             elif isinstance(value, list) and (f.show == "count" or (value and reveals_nothing(value))
                                               or (len(value) > MAX_LISTED and not everything)):
-                short.append(_entry(f"{title}: ", count_text(value, f.show != "count"), changed))
+                short.append(_entry(f"{title}: ", count_text(value, f.show != "count")
+                                    + backs_text(v.get("backs", {}).get(f"global.{f.name}")), changed))
             elif isinstance(value, list):
                 blocks += self._list_block(f, value, masked, names, f"  {title}: ", changed, width)
             elif isinstance(value, dict):
@@ -366,7 +367,9 @@ class Screens:
             cells = [f"{'>' if i == seat else ' '} {tags[i]} {printable(name)}"]
             for f in columns:
                 value = v["seats"][f.name][i]
-                cells.append(count_text(value, False) if isinstance(value, list) else
+                backs = v.get("backs", {}).get(f"seat.{f.name}")
+                cells.append(count_text(value, False) + backs_text(backs[i] if backs else None)
+                             if isinstance(value, list) else
                              "?" if value == HIDDEN else printable(self.value_text(f.type_text, value, names)))
             rows.append(cells)
         widths = [max(cell_len(r[k]) for r in [header, *rows]) for k in range(len(header))]
@@ -464,6 +467,14 @@ def count_text(value: list[Any], say_hidden: bool = True) -> str:
     if value and reveals_nothing(value) and say_hidden:
         return hidden_size_text(value)
     return str(len(value))
+
+
+def backs_text(counts: list[list[Any]] | None) -> str:
+    """` (A 4, B 2)`: how many of a hidden list's items show each back (the view's "backs"), or
+    nothing when its kind declares no back or the list is seen."""
+    if not counts:
+        return ""
+    return f" ({', '.join(f'{printable(str(back))} {n}' for back, n in counts)})"
 
 
 def hidden_size_text(shape: list[Any]) -> str:

@@ -12,6 +12,8 @@ from interpreter.core.engine import Engine
 from interpreter.core.state import from_json, to_json
 from interpreter.core.view import HIDDEN, view
 from interpreter.load.loader import check_game
+from interpreter.play.frame import as_text
+from interpreter.play.screen import Screens
 
 GAME = """\
 name: cards
@@ -198,6 +200,44 @@ def test_places_must_be_fields_that_can_hold_the_items(tmp_path: Path) -> None:
     game, diags = make(tmp_path, game=GAME.replace("collection: all_cards}", "collection: all_cards, places: [hand, score]}"))
     assert game is None
     assert any("'score' is not a seat or global field" in d.message for d in diags)
+
+
+@pytest.mark.parametrize("back, needle, hint", [
+    ("colr", "card items have no attribute 'colr'", "colour"),
+    ("id", "a card's id on its back would show which card it is", "colour, value"),
+])
+def test_a_back_must_be_one_of_the_items_attributes(tmp_path: Path, back: str, needle: str, hint: str) -> None:
+    game, diags = make(tmp_path, game=GAME.replace("collection: all_cards}", f"collection: all_cards, back: {back}}}"))
+    assert game is None
+    [d] = [d for d in diags if d.severity == "error"]
+    assert needle in d.message and hint in (d.hint or "") and (Path(d.span.file).name, d.span.line) == ("game.yaml", 7)
+
+
+def test_a_back_is_what_every_seat_is_told_of_the_hidden_cards(tmp_path: Path) -> None:
+    """`back: colour`: the view and the screen count each colour in a hidden hand or deck whose
+    size is public, and nothing of a hand the seat sees."""
+    game_text = (GAME.replace("collection: all_cards}", "collection: all_cards, back: colour}")
+                 .replace("visible: owner}", "visible: owner, public_size: true}")
+                 .replace('deck: {type: "list[card]", initial: []}',
+                          'deck: {type: "list[card]", initial: [], visible: nobody, public_size: true}'))
+    game, diags = make(tmp_path, game=game_text, cards=CARDS + "  - {id: gem, copies: 3, colour: red, value: 3}\n")
+    assert game is not None, diags
+    assert game.component_backs == {"card": "colour"}
+    engine = Engine(game)
+    state = engine.new_game(2, seed=3)
+    colour = game.world.components["card"].attr_values["colour"]
+
+    def counted(cards: list[int]) -> list[list[object]]:
+        return [[c, sum(colour[x] == c for x in cards)] for c in sorted({colour[x] for x in cards})]
+
+    deck, hands = state["global"]["deck"], state["seat"]["hand"]
+    assert len({colour[c] for c in deck}) == 2
+    shown = view(engine, state, 0)
+    assert shown["global"]["deck"] == [HIDDEN] * len(deck)
+    assert shown["backs"] == {"global.deck": counted(deck), "seat.hand": [None, counted(hands[1])]}
+    text = as_text(Screens(engine).main(shown, 0))
+    assert f" ({', '.join(f'{c} {n}' for c, n in counted(deck))})" in text
+    assert view(engine, state, None)["backs"]["seat.hand"] == [counted(hands[0]), counted(hands[1])]
 
 
 def test_folded_ability_code_is_refused_where_it_is_written(tmp_path: Path) -> None:
