@@ -46,9 +46,25 @@ def _refill(shape: Any, leaves: list[Any]) -> Any:
     return [_refill(s, leaves) for s in shape] if isinstance(shape, list) else leaves.pop()
 
 
-def _altered(value: Any, pick: random.Random) -> Any:
+def backs_of(engine: Engine, f: Any) -> tuple[Any, ...] | None:
+    """What the back of each item shows, for a field holding items of a kind that declares a back."""
+    kind = f.type_text.replace("list[", "").rstrip("]?")
+    attribute = engine.game.component_backs.get(kind)
+    return None if attribute is None else engine.game.world.components[kind].attr_values[attribute]
+
+
+def _alike(item: int, backs: tuple[Any, ...]) -> int:
+    """The next item whose back shows what `item`'s does (every seat can tell them apart from others)."""
+    order = [*range(item + 1, len(backs)), *range(item + 1)]
+    return next(other for other in order if backs[other] == backs[item])
+
+
+def _altered(value: Any, pick: random.Random, backs: tuple[Any, ...] | None = None) -> Any:
     """Another value of the same shape: the elements of lists reordered (nesting and sizes kept, they
-    may be public), numbers and yes/no changed."""
+    may be public), numbers and yes/no changed; items whose kind declares a back (`backs`) each
+    changed for another of the same back, in place."""
+    if backs is not None and isinstance(value, list):
+        return _refill(_shape(value), [_alike(item, backs) for item in _leaves(value)][::-1])
     if isinstance(value, list):
         leaves = [_altered(v, pick) for v in _leaves(value)]
         pick.shuffle(leaves)
@@ -78,12 +94,12 @@ def hidden_twin(engine: Engine, state: dict[str, Any], seat: int, seed: int = 0)
     hidden_lists: list[tuple[list[Any], int]] = []
     for f in g.global_fields:
         if _hidden_from(f.visible, None, seat):
-            twin["global"][f.name] = _altered(twin["global"][f.name], pick)
+            twin["global"][f.name] = _altered(twin["global"][f.name], pick, backs_of(engine, f))
             changed += 1
     for f in g.seat_fields:
         for owner in range(state["seats"]):
             if _hidden_from(f.visible, owner, seat):
-                twin["seat"][f.name][owner] = _altered(twin["seat"][f.name][owner], pick)
+                twin["seat"][f.name][owner] = _altered(twin["seat"][f.name][owner], pick, backs_of(engine, f))
                 changed += 1
                 if isinstance(twin["seat"][f.name][owner], list):
                     hidden_lists.append((twin["seat"][f.name], owner))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from bot_helpers import advance, engine
 from interpreter.agents.determinize import InfoSet
@@ -47,6 +48,24 @@ def test_london_samples_redeal_only_what_the_seat_has_not_seen() -> None:
     # The deal really changes from sample to sample, and the top cards seen are never moved.
     assert len({tuple(s["global"]["deck"]) for s in samples}) == len(samples)
     assert all(c not in s["global"]["deck"] for s in samples for c in tops)
+
+
+def test_a_card_is_redealt_only_where_a_card_of_its_back_was() -> None:
+    """London's cards declare `back: group` (the deck is A over B over C): every seat can tell a
+    hidden card's group, so a sample deals an A card only where an A card was."""
+    eng = engine("london")
+    state = advance(eng, eng.new_game(4, 5), "action", 5, skip=3, seat=0)
+    group = eng.game.world.components["card"].attr_values["group"]
+
+    def backs(s: dict[str, Any]) -> list[list[str]]:
+        return [[group[c] for c in cards] for cards in [s["global"]["deck"], *s["seat"]["hand"][1:]]]
+
+    real = backs(state)
+    assert len(set(real[0])) > 1 and real[0][-1] == "C" and set(real[1]) != {"C"}
+    info = InfoSet(eng, state, 0)
+    samples = [info.sample(seed) for seed in range(20)]
+    assert all(backs(sample) == real for sample in samples)
+    assert len({tuple(s["seat"]["hand"][1]) for s in samples}) > 10     # (the hands are dealt again)
 
 
 def test_downtown_pending_answers_of_others_are_dropped() -> None:

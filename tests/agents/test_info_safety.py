@@ -19,6 +19,7 @@ from interpreter.agents import greedy as greedy_module, learned as learned_modul
 from interpreter.core import rng
 from interpreter.core.engine import SECRET_OPTIONS, Engine
 from interpreter.core.state import copy_state
+from twin_helpers import back_of, reverse_alike
 
 
 class _Peeking:
@@ -139,7 +140,7 @@ def london_twins() -> tuple[State, State, int]:
     a = advance(eng, eng.new_game(3, 11), "action", 11, skip=6, seat=0)
     b = copy_state(a)
     pool = list(b["global"]["deck"]) + b["seat"]["hand"][1] + b["seat"]["hand"][2]
-    pool.reverse()
+    reverse_alike(eng, "card", pool)       # (every seat can tell a card's group: it stays)
     sizes = [len(b["global"]["deck"]), len(b["seat"]["hand"][1]), len(b["seat"]["hand"][2])]
     b["global"]["deck"] = pool[:sizes[0]]
     b["seat"]["hand"][1] = pool[sizes[0]:sizes[0] + sizes[1]]
@@ -164,8 +165,12 @@ def london_pile_twins() -> tuple[State, State, int]:
         pytest.fail("no covered pile card in 40 turns")
     b = copy_state(state)
     i, j = covered[0]
-    deck = b["global"]["deck"]
-    b["seat"]["piles"][1][i][j], deck[0] = deck[0], b["seat"]["piles"][1][i][j]
+    pile = b["seat"]["piles"][1][i]
+    # Another card of the same group (every seat can tell a card's group), from the deck or a third hand.
+    hidden = [(where, k) for where in (b["global"]["deck"], b["seat"]["hand"][2]) for k in range(len(where))]
+    where, k = next((where, k) for where, k in hidden
+                    if back_of(eng, "card", where[k]) == back_of(eng, "card", pile[j]) and where[k] != pile[j])
+    pile[j], where[k] = where[k], pile[j]
     return state, b, 0
 
 
@@ -193,7 +198,7 @@ def harbour_twins() -> tuple[State, State, int]:
     options = eng.pending(a).options(0)  # type: ignore[union-attr]
     eng.apply_inplace(a, options[0].id, 0)
     eng.apply_inplace(b, options[-1].id, 0)
-    b["global"]["deck"].reverse()
+    reverse_alike(eng, "ship", b["global"]["deck"])
     new_rng(b, 5)
     return a, b, 1
 

@@ -27,6 +27,7 @@ from interpreter.core.state import copy_state
 from interpreter.load.games import resolve_game
 from interpreter.load.loader import load_game
 from interpreter.workbench.scaffold import write_game
+from twin_helpers import reverse_alike
 
 SHIPPED = ["downtown", "london", "city", "examples/harbour"]
 TINY = dict(rounds=2, games=6, epochs=3)
@@ -56,9 +57,10 @@ def test_features_are_read_from_the_seats_view_only() -> None:
     a = advance(eng, eng.new_game(3, 4), "action", 4, skip=3)
     b = copy_state(a)
     hands = b["seat"]["hand"]
-    pool = list(reversed(hands[1] + hands[2]))
+    pool = hands[1] + hands[2]
+    reverse_alike(eng, "card", pool)       # (every seat can tell a card's group: it stays)
     hands[1], hands[2] = pool[:len(hands[1])], pool[len(hands[1]):]
-    b["global"]["deck"].reverse()
+    reverse_alike(eng, "card", b["global"]["deck"])
     space = learned_value(eng).space
     assert space.extract(a, 0) == space.extract(b, 0)
     assert space.extract(a, 1) != space.extract(b, 1), "a seat's own hand must count (else the test proves nothing)"

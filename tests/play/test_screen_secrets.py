@@ -23,6 +23,7 @@ from interpreter.play.frame import as_text, seat_screen
 from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens
 from play_screens_helpers import engine_of, positions
+from twin_helpers import back_of
 
 # The shipped games with something hidden (City has no hidden field and no secret choice).
 SECRET_GAMES = ("downtown", "london", "examples/harbour")
@@ -69,9 +70,12 @@ def _hidden_from(game: Any, seat: int | None, state: dict[str, Any]) -> list[tup
 def twin(engine: Engine, state: dict[str, Any], seat: int | None, rng: random.Random) -> dict[str, Any]:
     """A copy of `state` differing only in what `seat` may not see."""
     other = copy_state(state)
-    groups: dict[str, list[tuple[Any, Any]]] = {}
+    # Values of one type change places, a card only with one whose back shows the same.
+    groups: dict[tuple[str, Any], list[tuple[Any, Any]]] = {}
     for f, value in _hidden_from(engine.game, seat, other):
-        groups.setdefault(_leaf_type(f.type_text), []).extend(_slots(value))
+        kind = _leaf_type(f.type_text)
+        for c, k in _slots(value):
+            groups.setdefault((kind, back_of(engine, kind, c[k])), []).append((c, k))
     for slots in groups.values():
         values = [c[k] for c, k in slots]
         rng.shuffle(values)

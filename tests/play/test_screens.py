@@ -19,6 +19,7 @@ from interpreter.play.screen import Screens
 from interpreter.play.terminal import Output, terminal_console
 from lang_helpers import engine as lang_engine
 from play_screens_helpers import GAMES, engine_of, positions, screen_text, widest
+from twin_helpers import swap_alike
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -103,7 +104,7 @@ def test_screens_show_nothing_hidden_twin_states_give_the_same_screen() -> None:
     twin = copy_state(state)
     # Swap a card of seat 0's hand with the deck's top: only seat 0 may tell the two apart.
     hand, deck = twin["seat"]["hand"][0], twin["global"]["deck"]
-    hand[0], deck[0] = deck[0], hand[0]
+    swap_alike(engine, "card", hand, 0, deck, last=False)
     for seat in (1, 2, None):
         assert screen_text(engine, state, seat) == screen_text(engine, twin, seat)
     assert screen_text(engine, state, 0) != screen_text(engine, twin, 0)

@@ -20,6 +20,7 @@ from interpreter.play.network.screens import styled
 from interpreter.play.scores import score_lines
 from interpreter.play.screen import Screens, fitted
 from net_helpers import SEED, new_table, start_host
+from twin_helpers import reverse_alike, swap_alike
 
 
 def test_every_command_of_play_works_at_a_networked_prompt_and_says_what_play_says(tmp_path: Path) -> None:
@@ -79,8 +80,8 @@ def test_the_hint_is_the_same_whatever_the_other_seat_holds() -> None:
     state = engine.new_game(2, SEED, ["Ana", "Ben"])
     twin = copy.deepcopy(state)
     hand, deck = twin["seat"]["hand"][1], twin["global"]["deck"]
-    hand[0], deck[-1] = deck[-1], hand[0]
-    deck.reverse()
+    swap_alike(engine, "card", hand, 0, deck)
+    reverse_alike(engine, "card", deck)
     assert view(engine, state, 0) == view(engine, twin, 0) and state != twin
     menu = Menu.of(engine.pending(state).options(0))  # type: ignore[union-attr]
     assert advice.hint(engine, state, 0, SEED, menu) == advice.hint(engine, twin, 0, SEED, menu)

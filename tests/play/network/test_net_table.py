@@ -20,6 +20,7 @@ from interpreter.play.network import client as client_module
 from interpreter.play.network.client import Client
 from interpreter.play.network.table import Table
 from net_helpers import fast_saves, new_table, start_host
+from twin_helpers import reverse_alike, swap_alike
 
 HUMANS = ["human", "human"]
 
@@ -212,8 +213,8 @@ def test_the_commands_answer_the_same_whatever_the_other_seat_holds(tmp_path: Pa
     twin = tables[1]
     twin.state = copy.deepcopy(tables[0].state)
     hand, deck = twin.state["seat"]["hand"][1], twin.state["global"]["deck"]
-    hand[0], deck[-1] = deck[-1], hand[0]
-    deck.reverse()
+    swap_alike(twin.engine, "card", hand, 0, deck)
+    reverse_alike(twin.engine, "card", deck)
     assert twin.state != tables[0].state
     commands = [("board", ""), ("board", "all"), ("score", ""), ("explain", ""), ("rules", ""),
                 ("info", "hand"), ("info", "deck"), ("info", "Ben"), ("log", "")]
