@@ -211,10 +211,14 @@ class InfoSet:
                         slots.setdefault((kind, None), []).append((path + place, unseen))
                         pools.setdefault((kind, None), []).extend(values[i] for i in unseen)
                         continue
-                    for i in unseen:
-                        key = (kind, _back(back, values[i]))
-                        _add_slot(slots.setdefault(key, []), path + place + (i,))
-                        pools.setdefault(key, []).append(values[i])
+                    by_back: dict[Any, list[int]] = {}
+                    known = len(back)
+                    for i in unseen:     # (`_back` written out: a deck's every card, at every decision)
+                        v = values[i]
+                        by_back.setdefault(back[v] if type(v) is int and 0 <= v < known else None, []).append(i)
+                    for b, indexes in by_back.items():
+                        slots.setdefault((kind, b), []).append((path + place, indexes))
+                        pools.setdefault((kind, b), []).extend(values[i] for i in indexes)
                 continue
             for leaf_path, kind, value, in_list in _leaves(value, t, path, False):
                 if in_list and value is not None and (kind, value) not in seen:

@@ -34,8 +34,18 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def shuffle(state: int, items: list[Any]) -> int:
-    """Fisher-Yates shuffle in place; returns the new generator state."""
+    """Fisher-Yates shuffle in place, each place drawn by `below`; returns the new generator state."""
+    span = 1 << 64
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        # `below(state, i + 1)` written out: a bot shuffles the cards it has not seen at every sample.
+        limit = span - span % (i + 1)
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
+            if x < limit:
+                break
+        j = x % (i + 1)
         items[i], items[j] = items[j], items[i]
     return state
