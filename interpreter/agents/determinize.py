@@ -8,8 +8,9 @@ may know, and every sample fills in the rest at random from the bot's own genera
   anywhere (in a visible field, or among its own options) stays where it is, and the others are
   dealt again, uniformly, among the slots holding values of the same type (cards with cards,
   nodes with nodes) and, for a kind that declares a `back`, the same back (what every seat can
-  tell of a card it may not see: an A card stays among the A cards). The lists keep their sizes. For a component kind with `places`, the values
-  in hidden slots are exactly the items the seat has not seen, so nothing is learnt from them.
+  tell of a card it may not see: an A card stays among the A cards). The lists keep their sizes.
+  For a component kind with `places`, the values in hidden slots are exactly the items the seat
+  has not seen, so nothing is learnt from them.
 - Hidden values that are not in a list (a secret number) take the field's initial value.
 - The game's generator (`state["rng"]`) is re-seeded from the bot's stream: no sample knows the
   next shuffle or roll.
@@ -31,7 +32,7 @@ from ruledsl.types import Type
 
 from ..core import rng
 from ..core.engine import SECRET_OPTIONS, Engine
-from ..core.game import FieldSpec
+from ..core.game import FieldSpec, back_of
 from ..core.state import copy_state
 
 Path = tuple[Any, ...]
@@ -95,11 +96,6 @@ def _set(state: dict[str, Any], path: Path, value: Any) -> None:
     _get(state, path[:-1])[path[-1]] = value
 
 
-def _back(backs: tuple[Any, ...], item: Any) -> Any:
-    """What the back of an item shows (its attribute), by the item's index in its kind."""
-    return backs[item] if type(item) is int and 0 <= item < len(backs) else None
-
-
 def _add_slot(grouped: list[tuple[Path, list[int]]], path: Path) -> None:
     """Add a slot to slots grouped by the list that holds them, in order: (the list's path, positions in it)."""
     if grouped and grouped[-1][0] == path[:-1]:
@@ -118,7 +114,7 @@ class _Fields:
         # Numbers, texts, seats and nodes are values that may stand in many places at once.
         self.unique = frozenset(world.components)
         # What the back of each item of a kind shows (by item), where the kind declares one.
-        self.backs = {kind: world.components[kind].attr_values[name] for kind, name in game.component_backs.items()}
+        self.backs = {kind: backs for kind in world.components if (backs := game.item_backs(kind)) is not None}
         # Each field with its type and whether its values may hold items (most hold none: no walk).
         self.seat = [self._field(f, world.seat_fields[f.name].type) for f in game.seat_fields]
         self.glob = [self._field(f, world.global_fields[f.name].type) for f in game.global_fields]
@@ -213,7 +209,7 @@ class InfoSet:
                         continue
                     by_back: dict[Any, list[int]] = {}
                     known = len(back)
-                    for i in unseen:     # (`_back` written out: a deck's every card, at every decision)
+                    for i in unseen:     # (`back_of` written out: a deck's every card, at every decision)
                         v = values[i]
                         by_back.setdefault(back[v] if type(v) is int and 0 <= v < known else None, []).append(i)
                     for b, indexes in by_back.items():
@@ -222,7 +218,7 @@ class InfoSet:
                 continue
             for leaf_path, kind, value, in_list in _leaves(value, t, path, False):
                 if in_list and value is not None and (kind, value) not in seen:
-                    key = (kind, _back(backs[kind], value) if kind in backs else None)
+                    key = (kind, back_of(backs[kind], value) if kind in backs else None)
                     _add_slot(slots.setdefault(key, []), leaf_path)
                     pools.setdefault(key, []).append(value)
         # The pool is sorted: which slot held which value in the real state is forgotten here.

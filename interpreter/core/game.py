@@ -112,9 +112,20 @@ class Game:
         """Node ids as written in the board file, by node index."""
         return self.world.node_ids
 
+    def item_backs(self, kind: str) -> tuple[Any, ...] | None:
+        """What the back of each item of `kind` shows, by item (see `back_of`); None when the kind
+        declares no back."""
+        name = self.component_backs.get(kind)
+        return None if name is None else self.world.components[kind].attr_values[name]
+
     def node_index(self, node_id: Any) -> int:
         """The index of a node from its id (as written in the board file, or its text)."""
         for i, nid in enumerate(self.world.node_ids):
             if nid == node_id or str(nid) == str(node_id):
                 return i
         raise KeyError(node_id)
+
+
+def back_of(backs: tuple[Any, ...], item: Any) -> Any:
+    """What an item's back shows, from its kind's `Game.item_backs` (None for what is not an item)."""
+    return backs[item] if type(item) is int and 0 <= item < len(backs) else None

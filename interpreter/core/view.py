@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from .decision import Decision
 from .engine import Engine
-from .game import FieldSpec
+from .game import FieldSpec, back_of
 from .state import copy_state
 
 HIDDEN = "hidden"
@@ -454,10 +454,9 @@ def _backs_readers(engine: Engine) -> list[tuple[str, FieldSpec, tuple[Any, ...]
     found = []
     for part, fields in (("seat", game.seat_fields), ("global", game.global_fields)):
         for f in fields:
-            kind = f.type_text[len("list["):-1] if f.type_text.startswith("list[") else ""
-            attribute = game.component_backs.get(kind)
-            if f.visible != "all" and f.public_size and attribute is not None:
-                found.append((part, f, game.world.components[kind].attr_values[attribute]))
+            backs = game.item_backs(f.type_text[len("list["):-1]) if f.type_text.startswith("list[") else None
+            if f.visible != "all" and f.public_size and backs is not None:
+                found.append((part, f, backs))
     return found
 
 
@@ -465,8 +464,8 @@ def _backs_of(items: list[Any], backs: tuple[Any, ...]) -> list[list[Any]]:
     """How many of the items show each back: [[back, count], ...] in the backs' order."""
     counts: dict[Any, int] = {}
     for item in items:
-        if type(item) is int and 0 <= item < len(backs):
-            counts[backs[item]] = counts.get(backs[item], 0) + 1
+        back = back_of(backs, item)
+        counts[back] = counts.get(back, 0) + 1
     return [[b, counts[b]] for b in sorted(counts, key=repr)]
 
 
