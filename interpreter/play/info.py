@@ -19,7 +19,7 @@ from ruledsl.printable import printable
 
 from ..core.view import HIDDEN, masked_from_view
 from .palette import DIM, HEADING
-from .screen import Screens, title_of, wrapped
+from .screen import Screens, backs_text, title_of, wrapped
 
 MAX_MATCHES = 8
 
@@ -149,7 +149,8 @@ def _seat_info(screens: Screens, v: dict[str, Any], seat: int) -> list[Text]:
     for f in screens.game.seat_fields:
         value = v["seats"][f.name][seat]
         if value != HIDDEN:
-            out.append(Text(f"    {title_of(f)}: {printable(screens.value_text(f.type_text, value, v['names']))}"))
+            out.append(Text(f"    {title_of(f)}: {printable(screens.value_text(f.type_text, value, v['names']))}"
+                            f"{backs_text(v, 'seat', f.name, seat)}"))
     return out
 
 
@@ -158,7 +159,8 @@ def _field_info(screens: Screens, v: dict[str, Any], part: str, f: Any) -> list[
     values = [v["global"][f.name]] if part == "global" else v["seats"][f.name]
     for k, value in enumerate(values):
         who = "" if part == "global" else f"{printable(v['names'][k])}: "
-        out.append(Text(f"    {who}{printable(screens.value_text(f.type_text, value, v['names']))}"))
+        out.append(Text(f"    {who}{printable(screens.value_text(f.type_text, value, v['names']))}"
+                        f"{backs_text(v, part, f.name, None if part == 'global' else k)}"))
     return out
 
 

@@ -282,8 +282,8 @@ class Screens:
                 blocks += wrapped(_entry(f"  {title}: ", printable(str(text)), changed), width)
             elif isinstance(value, list) and (f.show == "count" or (value and reveals_nothing(value))
                                               or (len(value) > MAX_LISTED and not everything)):
-                short.append(_entry(f"{title}: ", count_text(value, f.show != "count")
-                                    + backs_text(v.get("backs", {}).get(f"global.{f.name}")), changed))
+                short.append(_entry(f"{title}: ", count_text(value, f.show != "count") + backs_text(v, "global", f.name),
+                                    changed))
             elif isinstance(value, list):
                 blocks += self._list_block(f, value, masked, names, f"  {title}: ", changed, width)
             elif isinstance(value, dict):
@@ -367,8 +367,7 @@ class Screens:
             cells = [f"{'>' if i == seat else ' '} {tags[i]} {printable(name)}"]
             for f in columns:
                 value = v["seats"][f.name][i]
-                backs = v.get("backs", {}).get(f"seat.{f.name}")
-                cells.append(count_text(value, False) + backs_text(backs[i] if backs else None)
+                cells.append(count_text(value, False) + backs_text(v, "seat", f.name, i)
                              if isinstance(value, list) else
                              "?" if value == HIDDEN else printable(self.value_text(f.type_text, value, names)))
             rows.append(cells)
@@ -469,9 +468,13 @@ def count_text(value: list[Any], say_hidden: bool = True) -> str:
     return str(len(value))
 
 
-def backs_text(counts: list[list[Any]] | None) -> str:
-    """` (A 4, B 2)`: how many of a hidden list's items show each back (the view's "backs"), or
-    nothing when its kind declares no back or the list is seen."""
+def backs_text(v: dict[str, Any], part: str, name: str, seat: int | None = None) -> str:
+    """` (A 4, B 2)`: how many items of a hidden list of a view (a global field, or a seat's entry of
+    a seat field) show each back (the view's "backs"), or nothing when their kind declares no back
+    or the list is seen."""
+    counts = v.get("backs", {}).get(f"{part}.{name}")
+    if counts is not None and seat is not None:
+        counts = counts[seat]
     if not counts:
         return ""
     return f" ({', '.join(f'{printable(str(back))} {n}' for back, n in counts)})"

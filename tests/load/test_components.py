@@ -13,6 +13,7 @@ from interpreter.core.state import from_json, to_json
 from interpreter.core.view import HIDDEN, view
 from interpreter.load.loader import check_game
 from interpreter.play.frame import as_text
+from interpreter.play.info import info
 from interpreter.play.screen import Screens
 
 GAME = """\
@@ -236,7 +237,15 @@ def test_a_back_is_what_every_seat_is_told_of_the_hidden_cards(tmp_path: Path) -
     assert shown["global"]["deck"] == [HIDDEN] * len(deck)
     assert shown["backs"] == {"global.deck": counted(deck), "seat.hand": [None, counted(hands[1])]}
     text = as_text(Screens(engine).main(shown, 0))
-    assert f" ({', '.join(f'{c} {n}' for c, n in counted(deck))})" in text
+    deck_backs = f" ({', '.join(f'{c} {n}' for c, n in counted(deck))})"
+    assert deck_backs in text
+    # `info` says the same of the deck and of the other seat's hand, and nothing of the seat's own.
+    said = as_text(info(Screens(engine), shown, "deck"))
+    assert f"{len(deck)} hidden{deck_backs}" in said
+    other = f" ({', '.join(f'{c} {n}' for c, n in counted(hands[1]))})"
+    said = as_text(info(Screens(engine), shown, "hand"))
+    own = next(line for line in said.splitlines() if line.strip().startswith("Ana:"))
+    assert f"Ben: 1 hidden{other}" in said and "(" not in own
     assert view(engine, state, None)["backs"]["seat.hand"] == [counted(hands[0]), counted(hands[1])]
 
 
