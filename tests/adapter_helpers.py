@@ -48,9 +48,7 @@ def _refill(shape: Any, leaves: list[Any]) -> Any:
 
 def backs_of(engine: Engine, f: Any) -> tuple[Any, ...] | None:
     """What the back of each item shows, for a field holding items of a kind that declares a back."""
-    kind = f.type_text.replace("list[", "").rstrip("]?")
-    attribute = engine.game.component_backs.get(kind)
-    return None if attribute is None else engine.game.world.components[kind].attr_values[attribute]
+    return engine.game.item_backs(f.type_text.replace("list[", "").rstrip("]?"))
 
 
 def _alike(item: int, backs: tuple[Any, ...]) -> int:

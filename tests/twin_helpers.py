@@ -6,14 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.core.engine import Engine
+from interpreter.core.game import back_of as item_back
 
 
 def back_of(engine: Engine, kind: str, item: Any) -> Any:
     """What the back of an item shows; None for a kind that declares no back."""
-    attribute = engine.game.component_backs.get(kind)
-    if attribute is None or type(item) is not int:
-        return None
-    return engine.game.world.components[kind].attr_values[attribute][item]
+    backs = engine.game.item_backs(kind)
+    return None if backs is None else item_back(backs, item)
 
 
 def swap_alike(engine: Engine, kind: str, a: list[Any], i: int, b: list[Any], last: bool = True) -> None:
